@@ -1,0 +1,1 @@
+# client: rules for this part (see Makefile.am)

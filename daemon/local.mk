@@ -1,0 +1,1 @@
+# daemon: rules for this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# examples: rules for this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# fuzz: rules for this part (see Makefile.am)

@@ -1,0 +1,123 @@
+/*
+ * bwclient.h - libbwclient, the application side of bwsched.
+ *
+ * An application opens one handle, registers itself as a real-time task
+ * and registers each GPU kernel once with its cluster table.  Afterwards
+ * the hot-path calls (bwc_lock, bwc_unlock, bwc_stream_active,
+ * bwc_stream_sync, bwc_device_sync, bwc_memcpy_begin/end) are atomic
+ * stores into a shared task page and make no system call.
+ *
+ * Every function returns 0 (or a non-negative value where documented) on
+ * success and a negative errno value on failure; bwc_strerror() gives the
+ * message of the last failure on that handle in the calling thread.
+ * Handles are thread-safe.  When the daemon restarts, the library
+ * reconnects and registers the task and its kernels again by itself; in
+ * the meantime the hot-path calls keep working on the page and the slow
+ * calls return -ENOTCONN.
+ */
+#ifndef BWSCHED_BWCLIENT_H
+#define BWSCHED_BWCLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BWC_VERSION_MAJOR	0
+#define BWC_VERSION_MINOR	1
+
+typedef struct bwc bwc_t;
+
+/* Options for bwc_open(). */
+#define BWC_NO_RECONNECT	0x1	/* do not reconnect after a daemon restart */
+#define BWC_NO_SHM		0x2	/* no task page: lock calls use the socket */
+
+/*
+ * Connect to the daemon at path (NULL: $BWSCHED_SOCKET, else
+ * /run/bwsched/bwsched.sock) and say hello with the given client name.
+ * Returns NULL with errno set when the daemon cannot be reached.
+ */
+bwc_t		*bwc_open(const char *path, const char *name, int flags);
+void		 bwc_close(bwc_t *);
+const char	*bwc_strerror(bwc_t *);
+int		 bwc_fd(bwc_t *);	/* control socket, for poll loops */
+
+struct bwc_task_params {
+	const char	*name;		/* NULL: the client name */
+	uint64_t	 period_ns;	/* RT period, 0: 1000000000 */
+	int		 priority;	/* 1..99, higher is more urgent */
+	uint32_t	 progress_slots; /* launch slots in the progress page, 0: none */
+	uint32_t	 progress_max_blocks; /* bitmap capacity per slot */
+};
+int		 bwc_task_register(bwc_t *, const struct bwc_task_params *);
+int		 bwc_task_unregister(bwc_t *);
+
+struct bwc_cluster {
+	uint64_t	 e0_ns;		/* per-block WCET alone (Q = 0) */
+	uint64_t	 e1_ns;		/* per-block WCET under full interference */
+};
+struct bwc_interval {
+	uint32_t	 first_block;	/* first block id of the run */
+	uint32_t	 cluster;	/* cluster id of blocks from here on */
+};
+struct bwc_kernel_desc {
+	const char	*name;
+	uint32_t	 blocks;	/* N */
+	uint32_t	 concurrency;	/* M */
+	uint32_t	 nclusters;
+	const struct bwc_cluster *clusters;
+	uint32_t	 nintervals;
+	const struct bwc_interval *intervals;
+	double		 slowdown;	/* 0: daemon default */
+	double		 q_nominal;	/* < 0 or 0: computed by the daemon */
+};
+struct bwc_kernel_info {
+	int		 kernel;	/* id to pass to the launch calls */
+	double		 q_nominal;	/* Q-bar the daemon computed */
+	uint64_t	 wcet_ns;	/* G(Q-bar, {Ni}, 0) */
+	uint64_t	 wcet0_ns;	/* G(0, {Ni}) */
+};
+/* Returns the kernel id (>= 0). */
+int		 bwc_kernel_register(bwc_t *, const struct bwc_kernel_desc *,
+		    struct bwc_kernel_info *);
+/* Same from a .bwk profile file (doc/profile.md). */
+int		 bwc_kernel_register_file(bwc_t *, const char *path,
+		    struct bwc_kernel_info *);
+
+/*
+ * A kernel launch on a stream: marks the stream active (takes the lock)
+ * and, when the task has a progress page, claims a launch slot.  Returns
+ * the slot index (>= 0) or -ENOSPC when all slots are busy (the launch is
+ * then still protected, with the static budget).  *bitmap receives the
+ * slot's finished-block bitmap for the device (may be NULL).
+ */
+int		 bwc_launch(bwc_t *, int kernel, uint64_t stream,
+		    uint64_t **bitmap);
+/* The launch in this slot has completed; frees the slot. */
+int		 bwc_launch_done(bwc_t *, int slot);
+
+/* Hot path: no system call when the task page is in use. */
+int		 bwc_lock(bwc_t *);
+int		 bwc_unlock(bwc_t *);
+int		 bwc_stream_active(bwc_t *, uint64_t stream);
+int		 bwc_stream_sync(bwc_t *, uint64_t stream);
+int		 bwc_device_sync(bwc_t *);
+int		 bwc_memcpy_begin(bwc_t *);
+int		 bwc_memcpy_end(bwc_t *);
+/* Forget a destroyed stream (clears its active mark). */
+int		 bwc_stream_forget(bwc_t *, uint64_t stream);
+
+/* The progress page mapping, for cudaHostRegister (NULL if none). */
+void		*bwc_progress_page(bwc_t *, size_t *size);
+
+/* Administration and status; values are strings as bwctl prints them. */
+int		 bwc_get(bwc_t *, const char *key, char *buf, size_t len);
+int		 bwc_set(bwc_t *, const char *key, const char *value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BWSCHED_BWCLIENT_H */

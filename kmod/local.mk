@@ -1,0 +1,2 @@
+# kmod: rules for this part (see Makefile.am)
+clean-local-kmod:

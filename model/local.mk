@@ -1,0 +1,1 @@
+# model: rules for this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# proto: rules for this part (see Makefile.am)

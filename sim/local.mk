@@ -1,0 +1,1 @@
+# sim: rules for this part (see Makefile.am)

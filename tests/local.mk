@@ -1,0 +1,1 @@
+# tests: rules for this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# tools: rules for this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# units: rules for this part (see Makefile.am)
