@@ -1,6 +1,7 @@
 /*
  * driver.c - main() for fuzz targets built without libFuzzer: replay the
- * seed files given as arguments (or every file in the directories given),
+ * seed files given as arguments (or every file in the directories given;
+ * with no argument, $top_srcdir/fuzz/corpus/PROGRAM),
  * then FUZZ_DRIVER_RUNS mutations of each (bit flips, truncation, byte
  * insertion) from a fixed seed, so a run is repeatable.
  */
@@ -114,11 +115,24 @@ fuzz_path(const char *path)
 int
 main(int argc, char **argv)
 {
-	int	i;
+	const char	*top, *base;
+	char		 dir[4096];
+	int		 i;
 
+	if (argc < 2) {
+		/* as a check program: the target's corpus in the source tree */
+		top = getenv("top_srcdir");
+		base = strrchr(argv[0], '/');
+		base = base ? base + 1 : argv[0];
+		if (strncmp(base, "lt-", 3) == 0)
+			base += 3;
+		snprintf(dir, sizeof(dir), "%s/fuzz/corpus/%s",
+		    top ? top : ".", base);
+		fuzz_path(dir);
+	}
 	for (i = 1; i < argc; i++)
 		fuzz_path(argv[i]);
-	printf("fuzz: %d inputs replayed with %d mutations each\n",
-	    argc - 1, FUZZ_DRIVER_RUNS);
+	printf("fuzz: corpus replayed with %d mutations per input\n",
+	    FUZZ_DRIVER_RUNS);
 	return 0;
 }
