@@ -1,0 +1,1 @@
+# client/cuda.mk: CUDA instrumentation (issue 6)

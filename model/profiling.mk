@@ -1,0 +1,1 @@
+# model/profiling.mk: K-S, EVT, clustering, traces (issue 7)

@@ -1,0 +1,1 @@
+# tools/profiling.mk: bwanalyze cluster/evt/plot (issue 7)
