@@ -3,3 +3,25 @@ noinst_LTLIBRARIES += model/libbwmodel.la
 model_libbwmodel_la_SOURCES = model/wcet.h model/budget.h model/progress.h \
 	model/profile.h model/wcet.c model/budget.c model/progress.c \
 	model/profile.c model/tfs.c model/tfs.h model/rta.c model/rta.h
+model_libbwmodel_la_LIBADD = $(LIBM)
+
+# Tests (C programs in tests/model, plus the bwanalyze script).
+model_tests = tests/model/test_wcet tests/model/test_budget \
+	tests/model/test_progress tests/model/test_profile \
+	tests/model/test_tfs_rta
+check_PROGRAMS += $(model_tests)
+TESTS += $(model_tests)
+model_test_ldadd = model/libbwmodel.la $(LIBM)
+tests_model_test_wcet_SOURCES = tests/model/test_wcet.c tests/model/tcheck.h
+tests_model_test_wcet_LDADD = $(model_test_ldadd)
+tests_model_test_budget_SOURCES = tests/model/test_budget.c tests/model/tcheck.h
+tests_model_test_budget_LDADD = $(model_test_ldadd)
+tests_model_test_progress_SOURCES = tests/model/test_progress.c \
+	tests/model/tcheck.h
+tests_model_test_progress_LDADD = $(model_test_ldadd)
+tests_model_test_profile_SOURCES = tests/model/test_profile.c \
+	tests/model/tcheck.h
+tests_model_test_profile_LDADD = $(model_test_ldadd)
+tests_model_test_tfs_rta_SOURCES = tests/model/test_tfs_rta.c \
+	tests/model/tcheck.h
+tests_model_test_tfs_rta_LDADD = $(model_test_ldadd)
