@@ -25,3 +25,9 @@ tests_model_test_profile_LDADD = $(model_test_ldadd)
 tests_model_test_tfs_rta_SOURCES = tests/model/test_tfs_rta.c \
 	tests/model/tcheck.h
 tests_model_test_tfs_rta_LDADD = $(model_test_ldadd)
+TESTS += tests/model/bwanalyze.sh
+dist_check_SCRIPTS += tests/model/bwanalyze.sh
+EXTRA_DIST += tests/model/data/example.bwk tests/model/data/interleaved.bwk \
+	tests/model/data/bad_line7.bwk tests/model/data/bad_unused.bwk \
+	tests/model/data/sched.ts tests/model/data/unsched.ts \
+	tests/model/data/bad.ts
