@@ -31,3 +31,19 @@ EXTRA_DIST += tests/model/data/example.bwk tests/model/data/interleaved.bwk \
 	tests/model/data/bad_line7.bwk tests/model/data/bad_unused.bwk \
 	tests/model/data/sched.ts tests/model/data/unsched.ts \
 	tests/model/data/bad.ts
+
+# Fuzz target for the .bwk parser (pattern of fuzz/local.mk).
+FUZZ_PROGS += fuzz/fuzz_profile
+check_PROGRAMS += fuzz/fuzz_profile
+fuzz_fuzz_profile_SOURCES = fuzz/fuzz_profile.c
+fuzz_fuzz_profile_LDADD = model/libbwmodel.la lib/libbwutil.la $(LIBM)
+if ENABLE_FUZZING
+fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+fuzz_fuzz_profile_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
+else
+fuzz_fuzz_profile_SOURCES += fuzz/driver.c fuzz/driver.h
+TESTS += fuzz/fuzz_profile
+endif
+EXTRA_DIST += fuzz/corpus/fuzz_profile/example.bwk \
+	fuzz/corpus/fuzz_profile/interleaved.bwk \
+	fuzz/corpus/fuzz_profile/minimal.bwk fuzz/corpus/fuzz_profile/bad.bwk

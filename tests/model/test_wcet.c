@@ -247,6 +247,27 @@ test_termination(void)
 		CHECK(g >= (uint64_t)ceil(wcet_isolation(&k, n)));
 		CHECK(g <= (uint64_t)ceil(wcet_relaxed(&k, n, INFINITY)));
 	}
+	/* a kernel spanning ~1e11 periods of 1 ns hits the step cap and
+	 * gets the bound with unlimited memory time */
+	memset(&k, 0, sizeof(k));
+	k.nclusters = 1;
+	k.m = 1;
+	k.period = 1;
+	k.c[0].e0 = 1e6;
+	k.c[0].e1 = 3e6;
+	n[0] = 100000;
+	n[1] = 0;
+	CHECK(wcet_prepare(&k) == 0);
+	g = wcet_bound(&k, n, 0.5, 0);
+	CHECK(g >= (uint64_t)ceil(wcet_isolation(&k, n)));
+	CHECK(g <= (uint64_t)ceil(wcet_relaxed(&k, n, INFINITY)));
+	/* huge values saturate instead of overflowing */
+	k.c[0].e0 = 1e18;
+	k.c[0].e1 = 1e19;
+	k.period = 1e9;
+	CHECK(wcet_prepare(&k) == 0);
+	CHECK_U64(wcet_bound(&k, n, 1, 1), UINT64_MAX);
+	CHECK_U64(wcet_bound(&k, n, 0, 1), UINT64_MAX);
 }
 
 int
