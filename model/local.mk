@@ -47,3 +47,10 @@ endif
 EXTRA_DIST += fuzz/corpus/fuzz_profile/example.bwk \
 	fuzz/corpus/fuzz_profile/interleaved.bwk \
 	fuzz/corpus/fuzz_profile/minimal.bwk fuzz/corpus/fuzz_profile/bad.bwk
+
+# Benchmark (make bench): per-period decision and registration cost.
+BENCH_PROGS += bench/bench_model
+EXTRA_PROGRAMS += bench/bench_model
+CLEANFILES += bench/bench_model
+bench_bench_model_SOURCES = bench/bench_model.c
+bench_bench_model_LDADD = model/libbwmodel.la $(LIBM)
