@@ -54,3 +54,6 @@ EXTRA_PROGRAMS += bench/bench_model
 CLEANFILES += bench/bench_model
 bench_bench_model_SOURCES = bench/bench_model.c
 bench_bench_model_LDADD = model/libbwmodel.la $(LIBM)
+
+dist_doc_DATA += doc/profile.md doc/analysis.md
+dist_man_MANS += man/bwanalyze.1
