@@ -41,6 +41,10 @@ if ENABLE_FUZZING
 fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_fuzz_profile_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
 else
+# set in both branches: a conditional definition alone would replace
+# AM_LDFLAGS (and the sanitizer flags) with nothing here
+fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS)
+fuzz_fuzz_profile_LDFLAGS = $(AM_LDFLAGS)
 fuzz_fuzz_profile_SOURCES += fuzz/driver.c fuzz/driver.h
 TESTS += fuzz/fuzz_profile
 endif
