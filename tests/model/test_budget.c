@@ -187,6 +187,15 @@ test_online_random(void)
 				CHECK(wcet_relaxed(&k, r, tm) <=
 				    t * (1 + 1e-9) + 1e-6 ||
 				    tm == 0);
+			/* one more remaining block never raises FAIR or
+			 * the memory time it affords */
+			i = (unsigned int)trange(0, k.nclusters - 1);
+			r[i]++;
+			CHECK(budget_fair(&k, r, t, qnom) <= f + 1e-12);
+			if (tm >= 0 && budget_tmem_max(&k, r, t) >= 0)
+				CHECK(budget_tmem_max(&k, r, t) <=
+				    tm + 1e-9 * (1 + tm));
+			r[i]--;
 			prev = s;
 			t -= k.period;
 		}
