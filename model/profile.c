@@ -366,6 +366,16 @@ profile_format(const struct profile *p, char *buf, size_t len)
 	off += (size_t)n;						\
 } while (0)
 
+	/* only what profile_parse accepts, so the output reads back */
+	if (p->name[0] == '\0' || p->nclusters < 1 ||
+	    p->nclusters > WCET_MAX_CLUSTERS || p->nintervals < 1 ||
+	    p->nintervals > PROGRESS_MAX_INTERVALS)
+		return -EINVAL;
+	for (i = 0; i < sizeof(p->name) && p->name[i]; i++)
+		if ((unsigned char)p->name[i] <= ' ' || p->name[i] == '#')
+			return -EINVAL;
+	if (i == sizeof(p->name))
+		return -EINVAL;
 	if (len == 0)
 		buf = NULL;
 	PROFILE_PUT("bwk 1\nkernel %s\nblocks %u\nconcurrency %u\n"

@@ -119,6 +119,14 @@ test_good(void)
 	CHECK(memcmp(&p, &q, sizeof(p)) == 0);
 	CHECK(profile_format(&p, buf, (size_t)len) == -ENOSPC);
 	CHECK(profile_format(&p, buf, (size_t)len + 1) == len);
+	q = p;
+	strcpy(q.name, "two words");
+	CHECK(profile_format(&q, buf, sizeof(buf)) == -EINVAL);
+	q.name[0] = '\0';
+	CHECK(profile_format(&q, buf, sizeof(buf)) == -EINVAL);
+	q = p;
+	q.nclusters = WCET_MAX_CLUSTERS + 1;
+	CHECK(profile_format(&q, buf, sizeof(buf)) == -EINVAL);
 
 	/* period defaults; no trailing newline */
 	CHECK(profile_parse("bwk 1\nkernel k\nblocks 1\nconcurrency 1\n"

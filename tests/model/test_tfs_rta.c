@@ -72,6 +72,12 @@ test_rta(void)
 	    46, &ts, err, sizeof(err)) == 0);
 	CHECK(rta_task(&ts, 1, &res[1]) == 0);
 	CHECK_U64(res[1].response, 12);
+	/* huge periods do not overflow ceil(R/P) */
+	CHECK(rta_parse("task a period=18446744073709551615 cpu=5\n"
+	    "task b period=18446744073709551615 cpu=7\n", 82, &ts, err,
+	    sizeof(err)) == 0);
+	CHECK(rta_task(&ts, 1, &res[1]) == 1);
+	CHECK_U64(res[1].response, 12);
 }
 
 static void
