@@ -360,7 +360,8 @@ profile_format(const struct profile *p, char *buf, size_t len)
 	int		 n;
 
 #define PROFILE_PUT(...) do {						\
-	n = snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__);	\
+	n = snprintf(buf + off, off < len ? len - off : 0,		\
+	    __VA_ARGS__);						\
 	if (n < 0)							\
 		return -EINVAL;						\
 	off += (size_t)n;						\

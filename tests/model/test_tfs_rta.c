@@ -98,7 +98,8 @@ test_rta_bad(void)
 		{ "task a period=10 cpu=1 foo=2\n", "line 1: unknown key" },
 		{ "task a period=10 cpu\n", "line 1: expected KEY=NS" },
 		{ "task a period=10 cpu=1 deadline=11\n", "line 1: deadline" },
-		{ "task a period=10 gpu_exec=2 segment=3\n", "line 1: segment" },
+		{ "task a period=10 gpu_exec=2 segment=3\n",
+		  "line 1: segment" },
 	};
 	struct rta_taskset	ts;
 	char			err[128];
