@@ -9,6 +9,8 @@
 #   fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 #   fuzz_fuzz_msg_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
 #   else
+#   fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS)
+#   fuzz_fuzz_msg_LDFLAGS = $(AM_LDFLAGS)
 #   fuzz_fuzz_msg_SOURCES += fuzz/driver.c fuzz/driver.h
 #   TESTS += fuzz/fuzz_msg
 #   endif
