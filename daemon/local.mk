@@ -26,8 +26,15 @@ tests_daemon_test_config_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_daemon_test_config_LDADD = daemon/libbwdaemon.la
 tests_daemon_bwtest_SOURCES = tests/daemon/bwtest.c tests/daemon/tc.c \
 	tests/daemon/tc.h
-tests_daemon_bwtest_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_daemon_bwtest_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/tests/daemon
 tests_daemon_bwtest_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
 TESTS += tests/daemon/test_config tests/daemon/basic.sh
 dist_check_SCRIPTS += tests/daemon/basic.sh
 EXTRA_DIST += tests/daemon/lib.sh
+check_PROGRAMS += tests/abuse/abuse
+tests_abuse_abuse_SOURCES = tests/abuse/abuse.c tests/daemon/tc.c \
+	tests/daemon/tc.h tests/daemon/jmp.c tests/daemon/jmp.h
+tests_abuse_abuse_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/tests/daemon
+tests_abuse_abuse_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
+TESTS += tests/abuse/abuse.sh
+dist_check_SCRIPTS += tests/abuse/abuse.sh

@@ -8,7 +8,8 @@ proto_libbwproto_la_LIBADD = $(MSGPACK_LIBS)
 # unit tests of the reader, validators and framing
 check_PROGRAMS += tests/daemon/test_proto
 TESTS += tests/daemon/test_proto
-tests_daemon_test_proto_SOURCES = tests/daemon/test_proto.c
+tests_daemon_test_proto_SOURCES = tests/daemon/test_proto.c \
+	tests/daemon/jmp.c tests/daemon/jmp.h daemon/validate.c daemon/validate.h
 tests_daemon_test_proto_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_daemon_test_proto_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
 
