@@ -200,15 +200,15 @@ tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct bwsched	*d = w->data;
 
 	tasks_update(d->tasks);
+	/* until the period engine beats once per period */
+	d->reg_ops->heartbeat(d->reg);
 }
 
 static void
 watchdog_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct bwsched	*d = w->data;
 
 	sd_notifyf_state("WATCHDOG=1");
-	d->reg_ops->heartbeat(d->reg);
 }
 
 static void
