@@ -88,7 +88,7 @@ table1(void)
 	struct bwshm_task_page	*tp;
 	struct config		c;
 	struct tasks		*ts;
-	struct task		*a, *b, *c;
+	struct task		*a, *b, *t3;
 	uint64_t		launch;
 	char			err[128];
 	int			fd;
@@ -137,13 +137,13 @@ table1(void)
 	/* copies nest; a task without kernels gets Q-bar 0 */
 	CHECK(tasks_memcpy(ts, b, false, err, sizeof(err)) == BWP_E_STATE,
 	    "memcpy.end first");
-	c = new_task(ts, 300, -1);
-	CHECK(tasks_memcpy(ts, c, true, err, sizeof(err)) == BWP_OK &&
+	t3 = new_task(ts, 300, -1);
+	CHECK(tasks_memcpy(ts, t3, true, err, sizeof(err)) == BWP_OK &&
 	    last_budget[0] == 0, "copy without kernels: zero budget");
-	CHECK(tasks_memcpy(ts, c, true, err, sizeof(err)) == BWP_OK &&
-	    tasks_memcpy(ts, c, false, err, sizeof(err)) == BWP_OK &&
+	CHECK(tasks_memcpy(ts, t3, true, err, sizeof(err)) == BWP_OK &&
+	    tasks_memcpy(ts, t3, false, err, sizeof(err)) == BWP_OK &&
 	    tasks_holders(ts) == 1, "copies nest");
-	tasks_unregister(ts, c);
+	tasks_unregister(ts, t3);
 	tasks_unregister(ts, b);
 	CHECK(tasks_holders(ts) == 0 && tasks_count(ts) == 1 &&
 	    tasks_kernel_count(ts) == 2 && last_budget[0] == REG_UNLIMITED,
