@@ -268,7 +268,11 @@ parse_args(struct bwsched *d, int argc, char **argv, bool *fg, bool *check)
 			d->regulator_name = optarg;
 			break;
 		case 'V':
-			printf("bwsched %s\n", PACKAGE_VERSION);
+#ifdef HAVE_SYSTEMD
+			printf("bwsched %s +systemd\n", PACKAGE_VERSION);
+#else
+			printf("bwsched %s -systemd\n", PACKAGE_VERSION);
+#endif
 			exit(0);
 		case 'h':
 			usage(stdout);

@@ -3,6 +3,7 @@
 # start, WATCHDOG=1 pings when WATCHDOG_USEC is set, RELOADING=1 on
 # SIGHUP, STOPPING=1 at exit.
 . "$top_srcdir/tests/daemon/lib.sh"
+"$BWSCHED" -V | grep -q +systemd || { echo "built without systemd"; exit 77; }
 [ -n "${PYTHON3:-}" ] || { echo "no python3"; exit 77; }
 write_conf </dev/null
 "$PYTHON3" "$top_srcdir/tests/daemon/notifyd.py" "$T/notify" "$T/notes" &
