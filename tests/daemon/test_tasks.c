@@ -177,6 +177,36 @@ snapshot(void)
 }
 
 static void
+limits(void)
+{
+	static struct req_kernel_register	r;
+	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel };
+	struct req_task_register	tr = { "t", 1000000, 10, 0 };
+	struct config		c;
+	struct tasks		*ts;
+	struct task		*a, *x;
+	struct kernel		*k;
+	char			err[128];
+
+	config_defaults(&c);
+	c.max_tasks = 1;
+	c.max_kernels_per_task = 1;
+	ts = tasks_new(&c, &h);
+	a = new_task(ts, 1, -1);
+	CHECK(tasks_register(ts, 2, &tr, NULL, 0, &x, err, sizeof(err)) ==
+	    BWP_E_LIMIT && strstr(err, "task limit"), "max_tasks");
+	add_kernel(ts, a, "k1", 0.5);
+	memset(&r, 0, sizeof(r));
+	snprintf(r.name, sizeof(r.name), "k1");
+	CHECK(tasks_kernel_register(ts, a, &r, &k, err, sizeof(err)) ==
+	    BWP_E_EXIST, "same name");
+	snprintf(r.name, sizeof(r.name), "k2");
+	CHECK(tasks_kernel_register(ts, a, &r, &k, err, sizeof(err)) ==
+	    BWP_E_LIMIT, "max_kernels_per_task");
+	tasks_free(ts);
+}
+
+static void
 sim(void)
 {
 	struct reg_config	rc = { .period_ns = 1000000, .ncores = 2 };
@@ -201,6 +231,7 @@ main(void)
 {
 	table1();
 	snapshot();
+	limits();
 	sim();
 	if (failures == 0)
 		printf("tasks: all passed\n");
