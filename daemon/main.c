@@ -289,6 +289,20 @@ parse_args(struct bwsched *d, int argc, char **argv, bool *fg, bool *check)
 	return 0;
 }
 
+/* Detaching changes to /: keep relative -c and -s paths meaningful. */
+static const char *
+absolute(const char *path)
+{
+	static char	buf[2][4096];
+	static int	n;
+	char		cwd[2048];
+
+	if (path == NULL || path[0] == '/' || getcwd(cwd, sizeof(cwd)) == NULL)
+		return path;
+	snprintf(buf[n & 1], sizeof(buf[0]), "%s/%s", cwd, path);
+	return buf[n++ & 1];
+}
+
 static int
 setup(struct bwsched *d, bool fg)
 {
@@ -296,6 +310,8 @@ setup(struct bwsched *d, bool fg)
 				    server_event_kernel };
 	char			err[CONFIG_ERR_MAX];
 
+	d->config_path = absolute(d->config_path);
+	d->socket_override = absolute(d->socket_override);
 	if (!fg && daemon(0, 0) < 0) {
 		fprintf(stderr, "bwsched: daemon: %s\n", strerror(errno));
 		return -1;
