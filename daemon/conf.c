@@ -20,7 +20,7 @@ struct key {
 	const char	*name;
 	enum kind	kind;
 	size_t		off;
-	double		min, max;	/* numbers; strings: max length */
+	double		min, max;	/* numbers; strings: lengths */
 	bool		min_open;
 	bool		runtime;	/* settable with `set` */
 };
@@ -68,7 +68,8 @@ void
 config_defaults(struct config *c)
 {
 	memset(c, 0, sizeof(*c));
-	snprintf(c->socket, sizeof(c->socket), "%s", "/run/bwsched/bwsched.sock");
+	snprintf(c->socket, sizeof(c->socket), "%s",
+	    "/run/bwsched/bwsched.sock");
 	snprintf(c->group, sizeof(c->group), "bwsched");
 	c->period_ns = 1000000;
 	c->lead_ns = 50000;
@@ -198,7 +199,8 @@ parse_cores(struct config *c, const char *v, char *err, size_t errlen)
 		}
 		for (; a <= b; a++) {
 			if (seen[a / 64] & (1ull << (a % 64))) {
-				snprintf(err, errlen, "CPU %ld listed twice", a);
+				snprintf(err, errlen, "CPU %ld listed twice",
+				    a);
 				return -1;
 			}
 			seen[a / 64] |= 1ull << (a % 64);

@@ -21,7 +21,8 @@
 #include "wire.h"
 
 #define DEFAULT_CONFIG	SYSCONFDIR "/bwsched.conf"
-#define TICK_S		0.001	/* page poll until the period engine exists */
+/* page poll until the period engine exists */
+#define TICK_S		0.001
 
 uint64_t
 bwsched_now(void)

@@ -27,7 +27,7 @@ struct tasks {
 	uint64_t		budget[REG_MAX_CORES];
 	bool			budget_valid;
 	pthread_mutex_t		snap_lock;
-	struct tasks_snapshot	*snap;		/* room for max_tasks */
+	struct tasks_snapshot	*snap;	/* room: snap_cap */
 	unsigned int		snap_cap;
 };
 
@@ -148,7 +148,8 @@ compute_budget(const struct tasks *ts, double q, uint64_t *ev)
 			ev[i] = REG_UNLIMITED;
 			continue;
 		}
-		total = (double)c->bwmax_events * q - (double)c->overhead_events;
+		total = (double)c->bwmax_events * q -
+		    (double)c->overhead_events;
 		if (total < 0)
 			total = 0;
 		ev[i] = (uint64_t)(total / c->ncores);
@@ -632,7 +633,8 @@ tasks_memcpy(struct tasks *ts, struct task *t, bool begin, char *err,
 		t->memcpy_depth++;
 	} else {
 		if (t->memcpy_depth == 0) {
-			snprintf(err, errlen, "memcpy.end without memcpy.begin");
+			snprintf(err, errlen, "memcpy.end without "
+			    "memcpy.begin");
 			return BWP_E_STATE;
 		}
 		t->memcpy_depth--;

@@ -93,7 +93,8 @@ table1(void)
 	char			err[128];
 	int			fd;
 
-	config_defaults(&c);		/* bwmax 60000, overhead 470, 3 cores */
+	/* bwmax 60000, overhead 470, 3 cores */
+	config_defaults(&c);
 	ts = tasks_new(&c, &h);
 	tasks_update(ts);
 	CHECK(budget_calls == 1 && last_budget[0] == REG_UNLIMITED,
