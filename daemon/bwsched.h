@@ -43,7 +43,8 @@ struct bwsched {
 	uint8_t				*rbuf;	/* recv buffer */
 
 	ev_signal			sig_int, sig_term, sig_hup;
-	ev_timer			tick, watchdog;
+	ev_timer			tick, watchdog, status_w;
+	char				status_text[128]; /* last STATUS= */
 	ev_prepare			reaper;	/* frees dead peers */
 };
 
