@@ -6,8 +6,11 @@
  *
  * Runs on the event loop.  What a period thread will need (holders, their
  * Q-bar and their pages) is published as a snapshot under a mutex every
- * time it changes; tasks_snapshot() copies it out.  Pages stay mapped
- * until the snapshot that names them has been replaced.
+ * time it changes; tasks_snapshot() copies it out.  The reader may use the
+ * page pointers of a snapshot until it takes its next one: an
+ * unregistered task is kept (buried) until the reader has taken a
+ * snapshot published without it, then unmapped and freed (RCU-like).
+ * Without a reader, tasks are freed at once.
  */
 #ifndef TASKS_H
 #define TASKS_H
@@ -62,6 +65,7 @@ struct task {
 	struct kernel		**kernels;
 	unsigned int		nkernels;
 	uint64_t		next_launch;
+	uint64_t		dead_gen;	/* buried: gen without it */
 };
 
 /* What a period thread reads: one entry per lock holder. */
@@ -141,8 +145,13 @@ const uint64_t	*tasks_static_budget(const struct tasks *,
 bool		 tasks_task_locked(const struct task *);
 unsigned int	 tasks_active_streams(const struct task *);
 
-/* Copy the current snapshot into out (room for max entries). */
+/*
+ * Copy the current snapshot into out (room for max entries); any thread.
+ * Taking one releases the pointers of the previous one.
+ */
 void	tasks_snapshot(struct tasks *, struct tasks_snapshot *out,
 	    unsigned int max);
+/* Unregistered tasks still kept for the reader (tests, status). */
+unsigned int	tasks_buried(const struct tasks *);
 
 #endif /* TASKS_H */
