@@ -89,7 +89,7 @@ config_defaults(struct config *c)
 	c->max_msgs_per_sec = 5000;
 	c->max_output_bytes = 1u << 20;
 	c->max_tasks = 32;
-	c->max_kernels_per_task = 256;
+	c->max_kernels_per_task = 64;
 	c->log_level = LOG_L_INFO;
 	c->period_thread_priority = 90;
 	c->period_thread_cpu = -1;
