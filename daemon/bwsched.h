@@ -30,6 +30,8 @@ struct bwsched {
 	uint64_t			start_ns;
 	gid_t				admin_gid;
 	bool				have_admin_gid;
+	gid_t				sock_gid;	/* group of the socket */
+	bool				have_sock_gid;
 
 	/* server */
 	int				listen_fd;

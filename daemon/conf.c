@@ -30,6 +30,7 @@ struct key {
 static const struct key keys[] = {
 	{ "socket", K_STR, F(socket), 1, CONFIG_MAX_PATH - 1, 0, 0 },
 	{ "group", K_STR, F(group), 0, 63, 0, 0 },
+	{ "admin_group", K_STR, F(admin_group), 0, 63, 0, 0 },
 	{ "period_ns", K_U64, F(period_ns), 100000, 1e9, 0, 0 },
 	{ "lead_ns", K_U64, F(lead_ns), 0, 1e8, 0, 0 },
 	{ "policy", K_POLICY, F(policy), 0, 0, 0, 1 },

@@ -25,7 +25,8 @@ enum log_level { LOG_L_ERR = 3, LOG_L_WARNING = 4, LOG_L_NOTICE = 5,
 
 struct config {
 	char		socket[CONFIG_MAX_PATH];
-	char		group[64];	/* admin group; "" = root only */
+	char		group[64];	/* socket group; "" = the daemon's */
+	char		admin_group[64]; /* admin group; "" = root only */
 	uint64_t	period_ns;
 	uint64_t	lead_ns;
 	int		policy;		/* enum policy */

@@ -82,21 +82,38 @@ keep_restart_keys(const struct config *old, struct config *c)
 		log_msg(LOG_L_WARNING, "reload: %s", err);
 }
 
+/*
+ * Look a configured group up; "" or a missing group leaves *have false
+ * (a missing one is logged with what that means).
+ */
 static void
-resolve_group(struct bwsched *d)
+resolve_one_group(const char *name, const char *what, gid_t *gid, bool *have)
 {
 	struct group	*g;
 
-	d->have_admin_gid = false;
-	if (d->cfg.group[0] == '\0')
+	*have = false;
+	if (name[0] == '\0')
 		return;
-	if ((g = getgrnam(d->cfg.group)) == NULL) {
-		log_msg(LOG_L_WARNING, "admin group \"%s\" does not exist: "
-		    "only root is admin", d->cfg.group);
+	if ((g = getgrnam(name)) == NULL) {
+		log_msg(LOG_L_WARNING, "%s \"%s\" does not exist", what, name);
 		return;
 	}
-	d->admin_gid = g->gr_gid;
-	d->have_admin_gid = true;
+	*gid = g->gr_gid;
+	*have = true;
+}
+
+/*
+ * The socket group says who may connect; the admin group who may use
+ * set and reload.  They are separate so that being allowed to register
+ * a task does not make a client an administrator.
+ */
+static void
+resolve_group(struct bwsched *d)
+{
+	resolve_one_group(d->cfg.group, "socket group (socket stays root-only)",
+	    &d->sock_gid, &d->have_sock_gid);
+	resolve_one_group(d->cfg.admin_group, "admin group (only root is admin)",
+	    &d->admin_gid, &d->have_admin_gid);
 }
 
 void

@@ -21,7 +21,7 @@
 #include "server.h"
 #include "validate.h"
 
-/* Create the runtime directory (0750, admin group) if it is missing. */
+/* Create the runtime directory (0750, socket group) if it is missing. */
 static int
 make_dir(const struct bwsched *d, const char *path, char *err, size_t errlen)
 {
@@ -35,7 +35,7 @@ make_dir(const struct bwsched *d, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "mkdir %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	if (d->have_admin_gid && chown(dir, (uid_t)-1, d->admin_gid) < 0)
+	if (d->have_sock_gid && chown(dir, (uid_t)-1, d->sock_gid) < 0)
 		log_msg(LOG_L_WARNING, "chown %s: %s", dir, strerror(errno));
 	return 0;
 }
@@ -72,7 +72,7 @@ own_socket(struct bwsched *d, const char *path, char *err, size_t errlen)
 	}
 	umask(old);
 	chmod(path, 0660);
-	if (d->have_admin_gid && chown(path, (uid_t)-1, d->admin_gid) < 0)
+	if (d->have_sock_gid && chown(path, (uid_t)-1, d->sock_gid) < 0)
 		log_msg(LOG_L_WARNING, "chown %s: %s", path, strerror(errno));
 	snprintf(d->socket_path, sizeof(d->socket_path), "%s", path);
 	d->own_socket = true;
