@@ -37,6 +37,7 @@ good(void)
 	    "group=wheel\n"
 	    "period_ns = 2000000\n"
 	    "lead_ns = 1e5\n"
+	    "admin_group = adm\n"
 	    "policy = smooth\n"
 	    "regulator = sim\n"
 	    "be_cores = 0,2-4\n"
@@ -59,6 +60,7 @@ good(void)
 	CHECK(parse(text, &c, err) == 0, "good file: %s", err);
 	CHECK(strcmp(c.socket, "/tmp/x.sock") == 0, "socket");
 	CHECK(strcmp(c.group, "wheel") == 0, "group");
+	CHECK(strcmp(c.admin_group, "adm") == 0, "admin_group");
 	CHECK(c.period_ns == 2000000 && c.lead_ns == 100000, "period/lead");
 	CHECK(c.policy == POLICY_SMOOTH, "policy");
 	CHECK(c.ncores == 4 && c.cores[0] == 0 && c.cores[1] == 2 &&
@@ -143,7 +145,7 @@ runtime(void)
 	    sizeof(err)) == 0, "missing optional file");
 	CHECK(config_load(&c, "/nonexistent/bwsched.conf", false, err,
 	    sizeof(err)) < 0, "missing -c file");
-	CHECK(config_nkeys() == 22, "22 keys, got %u", config_nkeys());
+	CHECK(config_nkeys() == 23, "23 keys, got %u", config_nkeys());
 }
 
 int
