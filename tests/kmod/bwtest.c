@@ -1,0 +1,395 @@
+/*
+ * bwtest.c - checks of the bwreg module, run inside the qemu guest
+ * (tests/kmod/run.sh).  Statically linked; prints one "PASS name" or
+ * "FAIL name: why" line per check and exits with the number of failures.
+ *
+ * A hog pinned to the regulated CPU counts loop iterations into shared
+ * memory; its rate under a budget vs. unlimited shows the throttle.  The
+ * event is the software cpu-clock, so a budget is in nanoseconds of
+ * counted time per period.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bwreg.h"
+
+#define HOG_CPU		1
+#define PERIOD_NS	10000000ULL	/* 10 ms: cheap under TCG */
+#define SMALL_BUDGET	2000000ULL	/* 2 ms of cpu-clock per period */
+
+static int nfail;
+static int fd = -1;
+static volatile struct bwreg_page *pg;
+static volatile uint64_t *hog_count;
+static pid_t hog_pid;
+
+static void check(int ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void check(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %s", ok ? "PASS" : "FAIL", name);
+	if (fmt) {
+		printf(": ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+	}
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		nfail++;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		perror("sched_setaffinity");
+}
+
+static struct bwreg_config base_config(void)
+{
+	struct bwreg_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.version = BWREG_UAPI_VERSION;
+	c.size = sizeof(c);
+	c.period_ns = PERIOD_NS;
+	c.cpumask = 1ULL << HOG_CPU;
+	c.event_type = PERF_TYPE_SOFTWARE;
+	c.event_config = PERF_COUNT_SW_CPU_CLOCK;
+	c.rho_milli = 2000;
+	c.static_events = BWREG_UNLIMITED;
+	c.failsafe_events = BWREG_UNLIMITED;
+	return c;
+}
+
+static int configure(struct bwreg_config *c)
+{
+	return ioctl(fd, BWREG_IOC_CONFIG, c) ? -errno : 0;
+}
+
+static struct bwreg_cpu_stats cpu_stats(void)
+{
+	struct bwreg_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (ioctl(fd, BWREG_IOC_STATS, &st))
+		perror("BWREG_IOC_STATS");
+	return st.cpu[HOG_CPU];
+}
+
+/* Hog iterations per second over ms milliseconds. */
+static double hog_rate(unsigned int ms)
+{
+	uint64_t c0 = *hog_count, t0 = now_ns(), c1, t1;
+
+	sleep_ms(ms);
+	c1 = *hog_count;
+	t1 = now_ns();
+	return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+}
+
+static void start_hog(void)
+{
+	hog_count = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (hog_count == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	hog_pid = fork();
+	if (hog_pid == 0) {
+		pin(HOG_CPU);
+		for (;;)
+			(*hog_count)++;
+	}
+	pin(0);
+	sleep_ms(200);
+}
+
+static void write_budget(unsigned int cpu, uint64_t period, uint64_t events)
+{
+	volatile struct bwreg_budget *b = &pg->budget[cpu];
+
+	b->period = BWREG_NO_PERIOD;
+	atomic_thread_fence(memory_order_release);
+	b->events = events;
+	atomic_thread_fence(memory_order_release);
+	b->period = period;
+}
+
+static void test_version_and_validation(void)
+{
+	struct bwreg_version v;
+	struct bwreg_config c;
+
+	int r;
+
+	memset(&v, 0, sizeof(v));
+	r = ioctl(fd, BWREG_IOC_VERSION, &v);
+	check(r == 0 &&
+	      v.uapi == BWREG_UAPI_VERSION && v.map_size == BWREG_MAP_SIZE &&
+	      v.max_cpus == BWREG_MAX_CPUS, "version",
+	      "uapi %u map %u cpus %u", v.uapi, v.map_size, v.nr_cpu_ids);
+	c = base_config();
+	c.version = 99;
+	check(configure(&c) == -EPROTO, "reject-version", NULL);
+	c = base_config();
+	c.period_ns = 10;
+	check(configure(&c) == -EINVAL, "reject-period", NULL);
+	c = base_config();
+	c.cpumask = 1ULL << 63;
+	check(configure(&c) == -EINVAL, "reject-cpumask", NULL);
+	c = base_config();
+	c.reserved[2] = 1;
+	check(configure(&c) == -EINVAL, "reject-reserved", NULL);
+	c = base_config();
+	c.rho_milli = BWREG_MAX_RHO_MILLI + 1;
+	check(configure(&c) == -EINVAL, "reject-rho", NULL);
+	check(ioctl(fd, 0x1234, 0) == -1 && errno == ENOTTY, "reject-ioctl",
+	      NULL);
+}
+
+/* There is no hardware PMU under TCG: the default event must fail cleanly. */
+static void test_missing_event(void)
+{
+	struct bwreg_config c = base_config();
+	int r;
+
+	c.event_type = PERF_TYPE_HARDWARE;
+	c.event_config = PERF_COUNT_HW_CACHE_MISSES;
+	r = configure(&c);
+	if (r == 0) {
+		printf("SKIP missing-event: this guest has a PMU\n");
+		return;
+	}
+	check(r == -ENODEV || r == -EOPNOTSUPP, "missing-event",
+	      "config failed with %s", strerror(-r));
+}
+
+static void test_map(void)
+{
+	void *p = mmap(NULL, BWREG_MAP_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, fd, 0);
+	void *big = mmap(NULL, 4 * BWREG_MAP_SIZE, PROT_READ, MAP_SHARED,
+			 fd, 0);
+
+	check(big == MAP_FAILED, "mmap-too-big", NULL);
+	if (p == MAP_FAILED) {
+		check(0, "mmap", "%s", strerror(errno));
+		exit(1);
+	}
+	pg = p;
+	check(pg->magic == BWREG_MAGIC && pg->version == BWREG_UAPI_VERSION,
+	      "mmap", "magic 0x%x", pg->magic);
+}
+
+static void test_throttle(void)
+{
+	struct bwreg_config c = base_config();
+	struct bwreg_cpu_stats s0, s1, s2;
+	double free_rate, thr_rate, free2, frac;
+	uint64_t dp, dthr, dns, dtfs;
+	int r = configure(&c);
+
+	check(r == 0, "config-swevent", "%s", r ? strerror(-r) : "ok");
+	if (r)
+		return;
+	check(pg->cpumask == c.cpumask && pg->period_ns == PERIOD_NS,
+	      "page-header", NULL);
+	sleep_ms(100);
+	free_rate = hog_rate(1000);
+
+	pg->static_events[HOG_CPU] = SMALL_BUDGET;
+	sleep_ms(100);
+	s0 = cpu_stats();
+	thr_rate = hog_rate(1000);
+	s1 = cpu_stats();
+	dp = s1.periods - s0.periods;
+	dthr = s1.throttles - s0.throttles;
+	dns = s1.throttled_ns - s0.throttled_ns;
+	dtfs = s1.tfs_charge_ns - s0.tfs_charge_ns;
+	frac = free_rate > 0 ? thr_rate / free_rate : 1;
+	check(frac < 0.45, "throttle-progress",
+	      "hog rate %.3g/s under 2 ms of 10 ms vs %.3g/s free (%.2f)",
+	      thr_rate, free_rate, frac);
+	check(dp >= 50 && dthr * 10 >= dp * 8, "throttle-count",
+	      "%llu throttles in %llu periods", (unsigned long long)dthr,
+	      (unsigned long long)dp);
+	check(dns >= dp * PERIOD_NS / 2, "throttle-time",
+	      "throttled %llu ns in %llu periods", (unsigned long long)dns,
+	      (unsigned long long)dp);
+	check(dtfs + 2 * dthr >= 2 * dns && dtfs <= 2 * dns &&
+	      s1.last_pid == (uint32_t)hog_pid, "tfs-charge",
+	      "rho 2: charged %llu ns for %llu ns throttled, task %u (hog %d)",
+	      (unsigned long long)dtfs, (unsigned long long)dns,
+	      s1.last_pid, (int)hog_pid);
+	check(pg->stats[HOG_CPU].throttles >= s0.throttles,
+	      "page-stats", NULL);
+
+	pg->static_events[HOG_CPU] = BWREG_UNLIMITED;
+	sleep_ms(100);
+	s1 = cpu_stats();
+	free2 = hog_rate(1000);
+	s2 = cpu_stats();
+	check(free2 > 0.7 * free_rate && s2.throttles == s1.throttles,
+	      "unlimited-runs-free", "rate %.3g/s, %llu throttles",
+	      free2, (unsigned long long)(s2.throttles - s1.throttles));
+}
+
+static void test_tagged_budgets(void)
+{
+	struct bwreg_cpu_stats s0, s1;
+	uint64_t p, end, last = 0, written = 0;
+
+	/* A budget tagged with a past period is ignored (static applies). */
+	write_budget(HOG_CPU, pg->period - 3, SMALL_BUDGET);
+	s0 = cpu_stats();
+	sleep_ms(300);
+	s1 = cpu_stats();
+	check(s1.throttles == s0.throttles &&
+	      s1.fallbacks - s0.fallbacks + 1 >= s1.periods - s0.periods,
+	      "stale-budget-ignored", "%llu throttles, %llu fallbacks",
+	      (unsigned long long)(s1.throttles - s0.throttles),
+	      (unsigned long long)(s1.fallbacks - s0.fallbacks));
+
+	/* Budgets written for the next period each period are used. */
+	s0 = cpu_stats();
+	end = now_ns() + 500000000ULL;
+	while (now_ns() < end) {
+		p = pg->period;
+		if (p != last) {
+			write_budget(HOG_CPU, p + 1, SMALL_BUDGET);
+			last = p;
+			written++;
+		}
+		sleep_ms(1);
+	}
+	s1 = cpu_stats();
+	check(s1.throttles - s0.throttles >= (s1.periods - s0.periods) / 2 &&
+	      s1.fallbacks - s0.fallbacks < (s1.periods - s0.periods) / 2,
+	      "dynamic-budget", "%llu periods, %llu throttles, %llu fallbacks, %llu written",
+	      (unsigned long long)(s1.periods - s0.periods),
+	      (unsigned long long)(s1.throttles - s0.throttles),
+	      (unsigned long long)(s1.fallbacks - s0.fallbacks),
+	      (unsigned long long)written);
+	sleep_ms(30);	/* let the last dynamic budget expire */
+}
+
+static void beat_for(unsigned int ms)
+{
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ULL;
+
+	while (now_ns() < end) {
+		pg->heartbeat++;
+		sleep_ms(5);
+	}
+}
+
+static void test_heartbeat(void)
+{
+	struct bwreg_config c = base_config();
+	struct bwreg_cpu_stats s0, s1;
+	int r;
+
+	c.heartbeat_timeout_ns = 100000000ULL;
+	c.failsafe_events = SMALL_BUDGET;
+	r = configure(&c);
+	check(r == 0, "config-heartbeat", "%s", r ? strerror(-r) : "ok");
+	if (r)
+		return;
+	s0 = cpu_stats();
+	beat_for(400);
+	s1 = cpu_stats();
+	check(s1.failsafe == s0.failsafe && !pg->failsafe &&
+	      s1.throttles - s0.throttles <= 1, "heartbeat-alive",
+	      "%llu fail-safe periods, %llu throttles",
+	      (unsigned long long)(s1.failsafe - s0.failsafe),
+	      (unsigned long long)(s1.throttles - s0.throttles));
+	s0 = s1;
+	sleep_ms(500);
+	s1 = cpu_stats();
+	check(pg->failsafe && s1.failsafe - s0.failsafe >= 20 &&
+	      s1.throttles - s0.throttles >= 20, "heartbeat-failsafe",
+	      "%llu fail-safe periods, %llu throttles",
+	      (unsigned long long)(s1.failsafe - s0.failsafe),
+	      (unsigned long long)(s1.throttles - s0.throttles));
+	beat_for(200);
+	check(!pg->failsafe, "heartbeat-resumed", NULL);
+}
+
+static void test_stop(void)
+{
+	struct bwreg_version v;
+	struct bwreg_stats st;
+
+	check(ioctl(fd, BWREG_IOC_STOP) == 0, "stop", NULL);
+	memset(&st, 0, sizeof(st));
+	memset(&v, 0, sizeof(v));
+	check(ioctl(fd, BWREG_IOC_STATS, &st) == 0 && st.cpumask == 0 &&
+	      ioctl(fd, BWREG_IOC_VERSION, &v) == 0 && !v.running &&
+	      !(st.cpu[HOG_CPU].flags & BWREG_CPU_THROTTLED),
+	      "stopped-state", NULL);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	fd = open(BWREG_DEVICE, O_RDWR);
+	if (fd < 0) {
+		check(0, "open", "%s: %s", BWREG_DEVICE, strerror(errno));
+		return 1;
+	}
+	test_version_and_validation();
+	test_missing_event();
+	test_map();
+	start_hog();
+	test_throttle();
+	test_tagged_budgets();
+	test_heartbeat();
+	test_stop();
+	kill(hog_pid, SIGKILL);
+	waitpid(hog_pid, NULL, 0);
+	munmap((void *)pg, BWREG_MAP_SIZE);
+	close(fd);
+	printf("bwtest: %d failure(s)\n", nfail);
+	return nfail ? 1 : 0;
+}
