@@ -29,6 +29,7 @@ struct bwreg_conf {
 	u64	cpumask;
 	u32	event_type;
 	u32	rho_milli;
+	u32	flags;		/* BWREG_CFG_* */
 	u64	event_config;
 	u64	failsafe_events;
 	u64	hb_timeout_ns;
@@ -49,6 +50,15 @@ struct bwreg_cpu {
 	u64			ov_period;	/* period of the last overflow */
 	u64			throttle_start;	/* ns */
 	pid_t			charged_pid;	/* task the throttle is charged to */
+	/* TFS enforcement (BWREG_CFG_TFS_NICE), see bwreg_tfs.c */
+	struct task_struct	*charged_task;	/* ref handed to the thread */
+	u64			last_delta;	/* delta of the ended period */
+	u32			restore;	/* thread: lift the penalty */
+	u32			penalized;	/* a penalty is applied */
+	struct task_struct	*pen_task;	/* thread-owned, holds a ref */
+	int			pen_orig;	/* its nice before */
+	int			pen_nice;	/* the nice we set */
+	u32			pen_steps;	/* pen_nice - pen_orig, for stats */
 	u64			last_hb;	/* heartbeat value last seen */
 	u64			last_hb_ns;	/* when it last changed */
 	bool			failsafe;	/* this CPU is on the fail-safe */
@@ -57,6 +67,11 @@ struct bwreg_cpu {
 
 extern struct bwreg_conf bwreg_conf;
 extern struct bwreg_page *bwreg_page;
+
+/* bwreg_tfs.c (throttle thread context) */
+void bwreg_tfs_penalize(struct bwreg_cpu *c, struct task_struct *t,
+			u64 delta);
+void bwreg_tfs_restore(struct bwreg_cpu *c);
 
 /* bwreg_core.c */
 int bwreg_core_start(void);

@@ -21,6 +21,7 @@
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/sched/rt.h>
+#include <linux/sched/task.h>
 #include <linux/timekeeping.h>
 
 #include "bwreg.h"
@@ -200,7 +201,9 @@ static void bwreg_mirror_stats(struct bwreg_cpu *c)
 	WRITE_ONCE(p->tfs_charge_ns, c->st.tfs_charge_ns);
 	WRITE_ONCE(p->periods, c->st.periods);
 	WRITE_ONCE(p->last_pid, c->st.last_pid);
-	WRITE_ONCE(p->flags, c->st.flags);
+	WRITE_ONCE(p->flags, c->st.flags |
+		   (min_t(u32, READ_ONCE(c->pen_steps), 0xff) <<
+		    BWREG_CPU_NICE_SHIFT));
 }
 
 /* Release a throttled CPU and charge delta (TFS Eq. 2: V += rho * delta). */
@@ -215,6 +218,7 @@ static void bwreg_unthrottle(struct bwreg_cpu *c, u64 now)
 	if (c->charged_pid)
 		c->st.tfs_charge_ns += div_u64(delta * READ_ONCE(bwreg_conf.rho_milli),
 					       1000);
+	c->last_delta = delta;
 	c->st.flags &= ~BWREG_CPU_THROTTLED;
 	smp_store_release(&c->throttled, 0);
 }
@@ -227,7 +231,13 @@ static void bwreg_new_period(struct bwreg_cpu *c, u64 now)
 
 	c->st.events += cnt - c->count0;
 	c->st.periods++;
-	bwreg_unthrottle(c, now);
+	if (READ_ONCE(c->throttled)) {
+		bwreg_unthrottle(c, now);
+	} else if (READ_ONCE(c->penalized)) {
+		/* A period without a throttle lifts the TFS penalty. */
+		WRITE_ONCE(c->restore, 1);
+		wake_up_process(c->thread);
+	}
 	c->period = n;
 	bwreg_publish_clock(n);
 	bwreg_program(c, bwreg_pick_budget(c, n, now));
@@ -274,8 +284,15 @@ static void bwreg_throttle_fn(struct irq_work *w)
 		c->charged_pid = 0;
 	else
 		c->charged_pid = task_pid_nr(t);
-	if (c->charged_pid)
+	if (c->charged_pid) {
 		c->st.last_pid = c->charged_pid;
+		/* The thread takes this reference (bwreg_tfs_penalize). */
+		if ((bwreg_conf.flags & BWREG_CFG_TFS_NICE) &&
+		    !READ_ONCE(c->charged_task)) {
+			get_task_struct(t);
+			WRITE_ONCE(c->charged_task, t);
+		}
+	}
 	c->throttle_start = ktime_get_ns();
 	c->st.throttles++;
 	c->st.flags |= BWREG_CPU_THROTTLED;
@@ -298,9 +315,21 @@ static void bwreg_hold(struct bwreg_cpu *c)
 			      kthread_should_stop());
 }
 
+/* After a hold, or when asked to lift a penalty: TFS in process context. */
+static void bwreg_thread_tfs(struct bwreg_cpu *c)
+{
+	struct task_struct *t = xchg(&c->charged_task, NULL);
+
+	if (t)
+		bwreg_tfs_penalize(c, t, READ_ONCE(c->last_delta));
+	if (xchg(&c->restore, 0) && !READ_ONCE(c->throttled))
+		bwreg_tfs_restore(c);
+}
+
 static int bwreg_thread_fn(void *data)
 {
 	struct bwreg_cpu *c = data;
+	struct task_struct *t;
 
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -308,13 +337,19 @@ static int bwreg_thread_fn(void *data)
 			__set_current_state(TASK_RUNNING);
 			break;
 		}
-		if (!READ_ONCE(c->throttled)) {
+		if (!READ_ONCE(c->throttled) && !READ_ONCE(c->restore)) {
 			schedule();
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		bwreg_hold(c);
+		if (READ_ONCE(c->throttled))
+			bwreg_hold(c);
+		bwreg_thread_tfs(c);
 	}
+	t = xchg(&c->charged_task, NULL);
+	if (t)
+		put_task_struct(t);
+	bwreg_tfs_restore(c);
 	return 0;
 }
 

@@ -57,6 +57,10 @@ static unsigned int heartbeat_ms = 100;
 module_param(heartbeat_ms, uint, 0444);
 MODULE_PARM_DESC(heartbeat_ms, "Heartbeat timeout in ms, 0 = off (default 100)");
 
+static bool tfs_nice = true;
+module_param(tfs_nice, bool, 0444);
+MODULE_PARM_DESC(tfs_nice, "Enforce TFS with a nice penalty on throttled tasks (default on)");
+
 static unsigned int rho_milli = 1000;
 module_param(rho_milli, uint, 0444);
 MODULE_PARM_DESC(rho_milli, "TFS factor rho * 1000 (default 1000)");
@@ -75,6 +79,8 @@ static int bwreg_check_config(const struct bwreg_config *c)
 	for (i = 0; i < ARRAY_SIZE(c->reserved); i++)
 		if (c->reserved[i])
 			return -EINVAL;
+	if (c->pad || (c->flags & ~BWREG_CFG_ALL))
+		return -EINVAL;
 	if (!c->cpumask)
 		return 0;
 	if (c->period_ns < BWREG_MIN_PERIOD_NS ||
@@ -134,6 +140,7 @@ static int bwreg_apply_config(const struct bwreg_config *c)
 	bwreg_conf.event_type = c->event_type;
 	bwreg_conf.event_config = c->event_config;
 	bwreg_conf.rho_milli = c->rho_milli;
+	bwreg_conf.flags = c->flags;
 	bwreg_conf.failsafe_events = c->failsafe_events;
 	bwreg_conf.hb_timeout_ns = c->heartbeat_timeout_ns;
 	bwreg_conf.base_ns = ktime_get_ns();
@@ -143,10 +150,12 @@ static int bwreg_apply_config(const struct bwreg_config *c)
 		WRITE_ONCE(bwreg_page->cpumask, 0);
 	mutex_unlock(&bwreg_lock);
 	if (!ret)
-		pr_info("regulating CPUs 0x%llx: period %llu ns, event %u:0x%llx, rho %u.%03u\n",
+		pr_info("regulating CPUs 0x%llx: period %llu ns, event %u:0x%llx, rho %u.%03u, TFS %s\n",
 			c->cpumask, c->period_ns, c->event_type,
 			c->event_config, c->rho_milli / 1000,
-			c->rho_milli % 1000);
+			c->rho_milli % 1000,
+			c->flags & BWREG_CFG_TFS_NICE ? "nice penalty" :
+			"accounted only");
 	return ret;
 }
 
@@ -266,6 +275,7 @@ static int bwreg_load_config(void)
 		.event_type		= event_type,
 		.event_config		= event_config,
 		.rho_milli		= rho_milli,
+		.flags			= tfs_nice ? BWREG_CFG_TFS_NICE : 0,
 		.static_events		= static_events,
 		.failsafe_events	= failsafe_events,
 		.heartbeat_timeout_ns	= (u64)heartbeat_ms * NSEC_PER_MSEC,

@@ -7,7 +7,8 @@
 #   make check-kmod  boot Debian's kernel under qemu with the module
 #                    (tests/kmod/run.sh; exits 0 when skipped)
 
-KMOD_SRC = kmod/Kbuild kmod/bwreg.h kmod/bwreg_main.c kmod/bwreg_core.c
+KMOD_SRC = kmod/Kbuild kmod/bwreg.h kmod/bwreg_main.c kmod/bwreg_core.c \
+	kmod/bwreg_tfs.c
 EXTRA_DIST += $(KMOD_SRC) kmod/Makefile kmod/dkms.conf kmod/uapi/bwreg.h \
 	tests/kmod/run.sh tests/kmod/init.sh tests/kmod/bwtest.c \
 	tests/kmod/e2e.sh

@@ -67,8 +67,14 @@ struct bwreg_config {
 	__u64	static_events;	/* initial static budget for every CPU */
 	__u64	failsafe_events; /* per CPU when the heartbeat stops */
 	__u64	heartbeat_timeout_ns; /* 0 = no watchdog */
-	__u64	reserved[4];	/* must be zero */
+	__u32	flags;		/* BWREG_CFG_* */
+	__u32	pad;		/* must be zero */
+	__u64	reserved[3];	/* must be zero */
 };
+
+/* Enforce TFS by a nice penalty on throttled tasks (doc/kmod.md). */
+#define BWREG_CFG_TFS_NICE	0x1
+#define BWREG_CFG_ALL		BWREG_CFG_TFS_NICE
 
 /* Cumulative per-CPU statistics (also mirrored in the page). */
 struct bwreg_cpu_stats {
@@ -86,6 +92,9 @@ struct bwreg_cpu_stats {
 #define BWREG_CPU_ACTIVE	0x1	/* timer and counter running */
 #define BWREG_CPU_THROTTLED	0x2	/* throttled right now */
 #define BWREG_CPU_NO_EVENT	0x4	/* counter could not be created */
+/* Bits 8-15: nice steps the TFS penalty currently adds to last_pid. */
+#define BWREG_CPU_NICE_SHIFT	8
+#define BWREG_CPU_NICE_MASK	0xff00
 
 struct bwreg_stats {
 	__u32	version;	/* BWREG_UAPI_VERSION */

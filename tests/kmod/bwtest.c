@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,6 +97,7 @@ static struct bwreg_config base_config(void)
 	c.event_type = PERF_TYPE_SOFTWARE;
 	c.event_config = PERF_COUNT_SW_CPU_CLOCK;
 	c.rho_milli = 2000;
+	c.flags = BWREG_CFG_TFS_NICE;
 	c.static_events = BWREG_UNLIMITED;
 	c.failsafe_events = BWREG_UNLIMITED;
 	return c;
@@ -228,7 +230,8 @@ static void test_throttle(void)
 	struct bwreg_cpu_stats s0, s1, s2;
 	double free_rate, thr_rate, free2, frac;
 	uint64_t dp, dthr, dns, dtfs;
-	int r = configure(&c);
+	unsigned int steps;
+	int r = configure(&c), nice;
 
 	check(r == 0, "config-swevent", "%s", r ? strerror(-r) : "ok");
 	if (r)
@@ -264,6 +267,13 @@ static void test_throttle(void)
 	      s1.last_pid, (int)hog_pid);
 	check(pg->stats[HOG_CPU].throttles >= s0.throttles,
 	      "page-stats", NULL);
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, (id_t)hog_pid);
+	steps = (pg->stats[HOG_CPU].flags & BWREG_CPU_NICE_MASK) >>
+		BWREG_CPU_NICE_SHIFT;
+	check(errno == 0 && nice >= 5 && steps >= 1,
+	      "tfs-nice-penalty", "hog nice %d, page says %u steps", nice,
+	      steps);
 
 	pg->static_events[HOG_CPU] = BWREG_UNLIMITED;
 	sleep_ms(100);
@@ -273,6 +283,8 @@ static void test_throttle(void)
 	check(free2 > 0.7 * free_rate && s2.throttles == s1.throttles,
 	      "unlimited-runs-free", "rate %.3g/s, %llu throttles",
 	      free2, (unsigned long long)(s2.throttles - s1.throttles));
+	nice = getpriority(PRIO_PROCESS, (id_t)hog_pid);
+	check(nice == 0, "tfs-nice-lifted", "hog nice %d", nice);
 }
 
 static void test_tagged_budgets(void)
@@ -356,6 +368,97 @@ static void test_heartbeat(void)
 	check(!pg->failsafe, "heartbeat-resumed", NULL);
 }
 
+/* A task that page-faults all the time: the "memory-intensive" task. */
+static void fault_loop(volatile uint64_t *count)
+{
+	size_t len = 64 * 4096, i;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		exit(1);
+	for (;;) {
+		for (i = 0; i < len; i += 4096) {
+			p[i] = 1;
+			(*count)++;
+		}
+		madvise(p, len, MADV_DONTNEED);
+	}
+}
+
+static pid_t spawn(int faulting, volatile uint64_t *count)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	pin(HOG_CPU);
+	if (faulting)
+		fault_loop(count);
+	for (;;)
+		(*count)++;
+}
+
+/*
+ * TFS (seed 001 Fig. 4): a faulting task and a CPU task share the
+ * regulated CPU; the budget counts page faults.  Under plain CFS the
+ * faulting task is favoured and the core spends most periods throttled;
+ * with the TFS penalty the CPU task runs more and the core is throttled
+ * less.
+ */
+static double tfs_round(uint32_t rho_milli, uint32_t flags, double *cpu_rate)
+{
+	struct bwreg_config c = base_config();
+	volatile uint64_t *cnt = hog_count + 8;
+	struct bwreg_cpu_stats s0, s1;
+	pid_t mem, cpu;
+	uint64_t c0, t0;
+
+	c.event_config = PERF_COUNT_SW_PAGE_FAULTS;
+	c.rho_milli = rho_milli;
+	c.flags = flags;
+	c.static_events = 20;
+	if (configure(&c))
+		return -1;
+	cnt[0] = cnt[1] = 0;
+	mem = spawn(1, &cnt[0]);
+	cpu = spawn(0, &cnt[1]);
+	sleep_ms(300);
+	s0 = cpu_stats();
+	c0 = cnt[1];
+	t0 = now_ns();
+	sleep_ms(1500);
+	s1 = cpu_stats();
+	*cpu_rate = (double)(cnt[1] - c0) * 1e9 / (double)(now_ns() - t0);
+	kill(mem, SIGKILL);
+	kill(cpu, SIGKILL);
+	waitpid(mem, NULL, 0);
+	waitpid(cpu, NULL, 0);
+	printf("tfs round rho %u: %llu events %llu throttles %llu periods, mem %llu cpu %llu\n",
+	       rho_milli, (unsigned long long)(s1.events - s0.events),
+	       (unsigned long long)(s1.throttles - s0.throttles),
+	       (unsigned long long)(s1.periods - s0.periods),
+	       (unsigned long long)cnt[0], (unsigned long long)cnt[1]);
+	if (s1.periods == s0.periods)
+		return -1;
+	return (double)(s1.throttled_ns - s0.throttled_ns) /
+	       (double)((s1.periods - s0.periods) * PERIOD_NS);
+}
+
+static void test_tfs_fairness(void)
+{
+	double cfs_cpu, tfs_cpu, cfs_thr, tfs_thr;
+
+	kill(hog_pid, SIGSTOP);
+	cfs_thr = tfs_round(0, 0, &cfs_cpu);
+	tfs_thr = tfs_round(3000, BWREG_CFG_TFS_NICE, &tfs_cpu);
+	kill(hog_pid, SIGCONT);
+	check(cfs_thr > 0.2 && tfs_thr >= 0 && tfs_thr < 0.8 * cfs_thr &&
+	      tfs_cpu > 1.2 * cfs_cpu, "tfs-fairness",
+	      "throttled %.0f%% -> %.0f%% of the time, CPU task %.3g -> %.3g/s",
+	      100 * cfs_thr, 100 * tfs_thr, cfs_cpu, tfs_cpu);
+}
+
 static void test_stop(void)
 {
 	struct bwreg_version v;
@@ -385,6 +488,7 @@ int main(void)
 	test_throttle();
 	test_tagged_budgets();
 	test_heartbeat();
+	test_tfs_fairness();
 	test_stop();
 	kill(hog_pid, SIGKILL);
 	waitpid(hog_pid, NULL, 0);
