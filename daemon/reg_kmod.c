@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
@@ -214,14 +215,30 @@ static void store64(__u64 *p, uint64_t v)
 	atomic_store_explicit((_Atomic __u64 *)p, v, memory_order_release);
 }
 
+/*
+ * The period number follows from the clock the same way the module
+ * computes it (period n starts at base + n * T), so a period timer that
+ * fires late in the kernel does not make the daemon write for a period
+ * that has already begun.
+ */
 static int reg_kmod_clock(struct regulator *r, uint64_t *period,
     uint64_t *next_boundary_ns)
 {
-	uint64_t n = load64(&r->pg->period);
+	uint64_t base = load64(&r->pg->base_ns);
+	uint64_t t = load64(&r->pg->period_ns);
+	uint64_t n = load64(&r->pg->period), now;
+	struct timespec ts;
 
+	if (t == 0)
+		return -EIO;
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0) {
+		now = (uint64_t)ts.tv_sec * 1000000000ULL +
+		    (uint64_t)ts.tv_nsec;
+		if (now >= base && (now - base) / t > n)
+			n = (now - base) / t;
+	}
 	*period = n;
-	*next_boundary_ns = load64(&r->pg->base_ns) +
-	    (n + 1) * load64(&r->pg->period_ns);
+	*next_boundary_ns = base + (n + 1) * t;
 	return 0;
 }
 
