@@ -106,5 +106,5 @@ if [ "$nfail" -ne 0 ] || [ "$npass" -lt 45 ]; then
 	fail "$nfail failed, $npass passed"
 fi
 [ "${BWREG_KEEP:-0}" = 1 ] || rm -rf "$work"
-echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed (validation, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, tagged/stale budgets, heartbeat fail-safe and resume, stop, reg_kmod backend, rmmod, clean dmesg)"
+echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed (validation, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, tagged/stale budgets, heartbeat fail-safe and resume, CPU hotplug, stop, reg_kmod backend, rmmod, clean dmesg)"
 exit 0
