@@ -22,8 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/perf_event.h>
-
 #include "bwreg.h"
 #include "regulator.h"
 
@@ -83,21 +81,18 @@ static int reg_kmod_check(const struct reg_config *cfg, char *err,
 	return 0;
 }
 
-/* Event type 0 with config 0 means "the architecture's default". */
-static void reg_kmod_event(const struct reg_config *cfg, __u32 *type,
-    __u64 *config)
+/*
+ * Event type 0 with config 0 means "the module's event": the one set with
+ * its event_type/event_config parameters (modprobe.d), by default the
+ * architecture's (x86 LLC misses, arm64 L2D_CACHE_REFILL).
+ */
+static void reg_kmod_event(const struct reg_config *cfg,
+    struct bwreg_config *c)
 {
-	*type = cfg->event_type;
-	*config = cfg->event_config;
-	if (*type != 0 || *config != 0)
-		return;
-#if defined(__aarch64__)
-	*type = PERF_TYPE_RAW;
-	*config = 0x17;		/* L2D_CACHE_REFILL */
-#else
-	*type = PERF_TYPE_HARDWARE;
-	*config = PERF_COUNT_HW_CACHE_MISSES;
-#endif
+	c->event_type = cfg->event_type;
+	c->event_config = cfg->event_config;
+	if (c->event_type == 0 && c->event_config == 0)
+		c->flags |= BWREG_CFG_MODULE_EVENT;
 }
 
 static int reg_kmod_setup(struct regulator *r, const struct reg_config *cfg,
@@ -124,19 +119,29 @@ static int reg_kmod_setup(struct regulator *r, const struct reg_config *cfg,
 	c.size = sizeof(c);
 	c.period_ns = cfg->period_ns;
 	c.cpumask = mask;
-	reg_kmod_event(cfg, &c.event_type, &c.event_config);
+	reg_kmod_event(cfg, &c);
 	c.rho_milli = (uint32_t)lround(cfg->rho * 1000);
+	if (c.rho_milli > 0)
+		c.flags |= BWREG_CFG_TFS_NICE;
 	c.static_events = BWREG_UNLIMITED;
 	c.failsafe_events = cfg->failsafe_events;
 	c.heartbeat_timeout_ns = cfg->heartbeat_timeout_ns;
 	if (ioctl(r->fd, BWREG_IOC_CONFIG, &c) != 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "kmod: %s: configure CPUs 0x%llx with "
-		    "event %u:0x%llx: %s%s", dev, (unsigned long long)mask,
-		    c.event_type, (unsigned long long)c.event_config,
-		    strerror(e), e == ENODEV || e == EOPNOTSUPP ?
-		    " (no such PMU event here; see dmesg)" : "");
+		if (c.flags & BWREG_CFG_MODULE_EVENT)
+			snprintf(err, errlen, "kmod: %s: configure CPUs "
+			    "0x%llx with the module's event: %s%s", dev,
+			    (unsigned long long)mask, strerror(e),
+			    e == ENODEV || e == EOPNOTSUPP ? " (no such PMU "
+			    "event here; see dmesg)" : "");
+		else
+			snprintf(err, errlen, "kmod: %s: configure CPUs "
+			    "0x%llx with event %u:0x%llx: %s%s", dev,
+			    (unsigned long long)mask, c.event_type,
+			    (unsigned long long)c.event_config, strerror(e),
+			    e == ENODEV || e == EOPNOTSUPP ? " (no such PMU "
+			    "event here; see dmesg)" : "");
 		return -e;
 	}
 	p = mmap(NULL, BWREG_MAP_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,

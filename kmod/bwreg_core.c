@@ -414,6 +414,12 @@ static int bwreg_cpu_online(unsigned int cpu)
 
 	if (cpu >= BWREG_MAX_CPUS || !(bwreg_conf.cpumask & BIT_ULL(cpu)))
 		return 0;
+	/* AP-state callbacks run on their CPU; the pinned timer relies on it. */
+	if (raw_smp_processor_id() != cpu) {
+		pr_err("online callback for CPU %u ran on CPU %u\n", cpu,
+		       raw_smp_processor_id());
+		return bwreg_setting_up ? -EINVAL : 0;
+	}
 	c->cpu = cpu;
 	c->st.flags = 0;
 	WRITE_ONCE(c->throttled, 0);

@@ -137,8 +137,13 @@ static int bwreg_apply_config(const struct bwreg_config *c)
 	}
 	bwreg_conf.period_ns = c->period_ns;
 	bwreg_conf.cpumask = c->cpumask;
-	bwreg_conf.event_type = c->event_type;
-	bwreg_conf.event_config = c->event_config;
+	if (c->flags & BWREG_CFG_MODULE_EVENT) {
+		bwreg_conf.event_type = event_type;
+		bwreg_conf.event_config = event_config;
+	} else {
+		bwreg_conf.event_type = c->event_type;
+		bwreg_conf.event_config = c->event_config;
+	}
 	bwreg_conf.rho_milli = c->rho_milli;
 	bwreg_conf.flags = c->flags;
 	bwreg_conf.failsafe_events = c->failsafe_events;
@@ -151,8 +156,8 @@ static int bwreg_apply_config(const struct bwreg_config *c)
 	mutex_unlock(&bwreg_lock);
 	if (!ret)
 		pr_info("regulating CPUs 0x%llx: period %llu ns, event %u:0x%llx, rho %u.%03u, TFS %s\n",
-			c->cpumask, c->period_ns, c->event_type,
-			c->event_config, c->rho_milli / 1000,
+			c->cpumask, c->period_ns, bwreg_conf.event_type,
+			bwreg_conf.event_config, c->rho_milli / 1000,
 			c->rho_milli % 1000,
 			c->flags & BWREG_CFG_TFS_NICE ? "nice penalty" :
 			"accounted only");

@@ -74,7 +74,9 @@ struct bwreg_config {
 
 /* Enforce TFS by a nice penalty on throttled tasks (doc/kmod.md). */
 #define BWREG_CFG_TFS_NICE	0x1
-#define BWREG_CFG_ALL		BWREG_CFG_TFS_NICE
+/* Ignore event_type/event_config: use the module's event parameters. */
+#define BWREG_CFG_MODULE_EVENT	0x2
+#define BWREG_CFG_ALL		(BWREG_CFG_TFS_NICE | BWREG_CFG_MODULE_EVENT)
 
 /* Cumulative per-CPU statistics (also mirrored in the page). */
 struct bwreg_cpu_stats {

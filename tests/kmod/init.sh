@@ -20,19 +20,44 @@ fi
 /bwtest
 [ -x /regtest ] && /regtest /dev/bwreg
 
-# Daemon end to end (present once the daemon exists, see run.sh).
-if [ -x /bin/bwsched ] && [ -x /e2e.sh ]; then
-	/e2e.sh
-else
-	echo "SKIP daemon-e2e: no daemon in the image"
-fi
-
 if rmmod bwreg; then
 	echo "PASS rmmod"
 else
 	echo "FAIL rmmod"
 fi
 [ -e /dev/bwreg ] && echo "FAIL devnode-gone" || echo "PASS devnode-gone"
+
+# Module parameters: regulate CPU 1 from load on, 1 ms of cpu-clock per
+# 10 ms; then unload while the hog is being throttled.
+if insmod /bwreg.ko cpus=2 period_us=10000 event_type=1 event_config=0 \
+	static_events=1000000 heartbeat_ms=0; then
+	taskset 2 sh -c 'while :; do :; done' &
+	hog=$!
+	sleep 1
+	n=$(/bwtest --throttles 1)
+	if [ "${n:-0}" -ge 40 ]; then
+		echo "PASS load-params-throttle: $n throttles in 1 s"
+	else
+		echo "FAIL load-params-throttle: ${n:-no} throttles in 1 s"
+	fi
+	rmmod bwreg && echo "PASS rmmod-while-throttling" ||
+		echo "FAIL rmmod-while-throttling"
+	kill $hog
+else
+	echo "FAIL insmod-params"
+fi
+
+# Daemon end to end (present once the daemon exists, see run.sh); the
+# module's event is the software cpu-clock, which the daemon selects by
+# leaving the event unset.
+if [ -x /bin/bwsched ] && [ -x /e2e.sh ]; then
+	insmod /bwreg.ko event_type=1 event_config=0
+	/e2e.sh
+	rmmod bwreg && echo "PASS rmmod-after-daemon" ||
+		echo "FAIL rmmod-after-daemon"
+else
+	echo "SKIP daemon-e2e: no daemon in the image"
+fi
 
 dmesg > /tmp/dmesg
 echo "--- bwreg kernel messages"

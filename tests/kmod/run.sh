@@ -60,7 +60,7 @@ r=$work/root
 mkdir -p "$r/bin" "$r/sbin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp" "$r/lib"
 cp "$busybox" "$r/bin/busybox"
 for a in sh mount insmod rmmod dmesg grep poweroff echo cat sleep mkdir \
-	uname ls kill ps; do
+	uname ls kill ps taskset; do
 	ln -s busybox "$r/bin/$a"
 done
 cp "$work/kmod/bwreg.ko" "$r/bwreg.ko"
@@ -101,10 +101,10 @@ grep -q '^BWTEST-END' "$log.txt" ||
 	{ tail -40 "$log.txt"; fail "guest did not finish (qemu exit $rc)"; }
 npass=$(grep -c '^PASS' "$log.txt")
 nfail=$(grep -c '^FAIL' "$log.txt")
-if [ "$nfail" -ne 0 ] || [ "$npass" -lt 45 ]; then
+if [ "$nfail" -ne 0 ] || [ "$npass" -lt 50 ]; then
 	sed -n '/^--- bwreg/,/^---$/p' "$log.txt"
 	fail "$nfail failed, $npass passed"
 fi
 [ "${BWREG_KEEP:-0}" = 1 ] || rm -rf "$work"
-echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed (validation, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, tagged/stale budgets, heartbeat fail-safe and resume, CPU hotplug, stop, reg_kmod backend, rmmod, clean dmesg)"
+echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed (validation, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, tagged/stale budgets, heartbeat fail-safe and resume, CPU hotplug, stop, reg_kmod backend, load-time parameters, rmmod while throttling, clean dmesg)"
 exit 0
