@@ -35,7 +35,7 @@ kmod:
 	echo "kmod: building bwreg.ko against $$kdir" && \
 	$(MAKE) -C "$$kdir" M="`cd kmod-build && pwd`" modules
 
-check-kmod:
+check-kmod: daemon/bwsched tests/kmod/lockhold
 	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	QEMU='$(QEMU)' CC='$(CC)' $(SHELL) $(srcdir)/tests/kmod/run.sh; \
 	rc=$$?; test $$rc -eq 0 || test $$rc -eq 77
@@ -53,3 +53,11 @@ tests_kmod_regtest_SOURCES = tests/kmod/regtest.c daemon/reg_kmod.c \
 	daemon/regulator.h
 tests_kmod_regtest_CPPFLAGS = $(AM_CPPFLAGS)
 tests_kmod_regtest_LDADD = -lm
+
+# A lock-holding client for the daemon end to end in the guest.
+check_PROGRAMS += tests/kmod/lockhold
+tests_kmod_lockhold_SOURCES = tests/kmod/lockhold.c tests/daemon/tc.c \
+	tests/daemon/tc.h
+tests_kmod_lockhold_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) \
+	-I$(top_srcdir)/tests/daemon
+tests_kmod_lockhold_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)

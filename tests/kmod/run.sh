@@ -67,18 +67,22 @@ cp "$work/kmod/bwreg.ko" "$r/bwreg.ko"
 cp "$srcdir/tests/kmod/init.sh" "$r/init"
 chmod 755 "$r/init"
 
-# Hook: the daemon end to end, once the daemon is built (its shared
-# libraries are copied next to it).
-if [ -x "$builddir/daemon/bwsched" ] && [ -f "$srcdir/tests/kmod/e2e.sh" ]; then
-	cp "$builddir/daemon/bwsched" "$r/bin/bwsched"
+# The daemon end to end, once the daemon is built: bwsched, the
+# lock-holding client and their shared libraries.
+if [ -x "$builddir/daemon/bwsched" ] && [ -x "$builddir/tests/kmod/lockhold" ]
+then
+	cp "$builddir/daemon/bwsched" "$builddir/tests/kmod/lockhold" "$r/bin/"
 	cp "$srcdir/tests/kmod/e2e.sh" "$r/e2e.sh"
-	for f in $builddir/client/bwlockhold $builddir/client/bwctl; do
-		[ -x "$f" ] && cp "$f" "$r/bin/"
-	done
-	for lib in $(ldd "$r"/bin/bwsched "$r"/bin/bw* 2>/dev/null |
-		awk '/=>/ { print $3 } /ld-linux/ { print $1 }' | sort -u); do
-		[ -f "$lib" ] && mkdir -p "$r$(dirname "$lib")" &&
-			cp -L "$lib" "$r$lib"
+	chmod 755 "$r/e2e.sh"
+	mkdir -p "$r/etc" "$r/run"
+	echo "root:x:0:0:root:/:/bin/sh" >"$r/etc/passwd"
+	echo "root:x:0:" >"$r/etc/group"
+	for lib in $(ldd "$r/bin/bwsched" "$r/bin/lockhold" 2>/dev/null |
+		awk '/=>/ { print $3 } /^[[:space:]]*\// { print $1 }' |
+		sort -u); do
+		[ -f "$lib" ] || continue
+		mkdir -p "$r$(dirname "$lib")"
+		cp -L "$lib" "$r$lib"
 	done
 fi
 
