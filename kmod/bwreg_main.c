@@ -249,7 +249,8 @@ static long bwreg_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 
 static int bwreg_mmap(struct file *f, struct vm_area_struct *vma)
 {
-	if (vma->vm_pgoff ||
+	/* One shared view of the page: private copies would be ignored. */
+	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED) ||
 	    vma->vm_end - vma->vm_start > PAGE_ALIGN(BWREG_MAP_SIZE))
 		return -EINVAL;
 	return remap_vmalloc_range(vma, bwreg_page, 0);

@@ -208,7 +208,11 @@ static void test_map(void)
 	void *big = mmap(NULL, 4 * BWREG_MAP_SIZE, PROT_READ, MAP_SHARED,
 			 fd, 0);
 
+	void *priv = mmap(NULL, BWREG_MAP_SIZE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE, fd, 0);
+
 	check(big == MAP_FAILED, "mmap-too-big", NULL);
+	check(priv == MAP_FAILED, "mmap-private-refused", NULL);
 	if (p == MAP_FAILED) {
 		check(0, "mmap", "%s", strerror(errno));
 		exit(1);
