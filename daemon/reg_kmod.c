@@ -121,8 +121,8 @@ static int reg_kmod_setup(struct regulator *r, const struct reg_config *cfg,
 	c.cpumask = mask;
 	reg_kmod_event(cfg, &c);
 	c.rho_milli = (uint32_t)lround(cfg->rho * 1000);
-	if (c.rho_milli > 0)
-		c.flags |= BWREG_CFG_TFS_NICE;
+	/* With rho = 0 the penalty is zero steps; set_rho() may raise it. */
+	c.flags |= BWREG_CFG_TFS_NICE;
 	c.static_events = BWREG_UNLIMITED;
 	c.failsafe_events = cfg->failsafe_events;
 	c.heartbeat_timeout_ns = cfg->heartbeat_timeout_ns;

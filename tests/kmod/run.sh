@@ -109,6 +109,12 @@ if [ "$nfail" -ne 0 ] || [ "$npass" -lt 50 ]; then
 	sed -n '/^--- bwreg/,/^---$/p' "$log.txt"
 	fail "$nfail failed, $npass passed"
 fi
+if grep -q '^PASS daemon-e2e-regulates' "$log.txt"; then
+	e2e="bwsched --regulator=kmod regulated CPU 1 while a client held the lock"
+else
+	e2e="daemon end to end skipped: $(grep '^SKIP daemon-e2e' "$log.txt" |
+		sed 's/^SKIP daemon-e2e: //')"
+fi
 [ "${BWREG_KEEP:-0}" = 1 ] || rm -rf "$work"
-echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed (validation, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, tagged/stale budgets, heartbeat fail-safe and resume, CPU hotplug, stop, reg_kmod backend, load-time parameters, rmmod while throttling, clean dmesg)"
+echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed: validation, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, tagged/stale budgets, heartbeat fail-safe and resume, CPU hotplug, stop, reg_kmod backend, load-time parameters, rmmod while throttling, clean dmesg; $e2e"
 exit 0
