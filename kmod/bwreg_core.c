@@ -209,6 +209,7 @@ static void bwreg_mirror_stats(struct bwreg_cpu *c)
 /* Release a throttled CPU and charge delta (TFS Eq. 2: V += rho * delta). */
 static void bwreg_unthrottle(struct bwreg_cpu *c, u64 now)
 {
+	u32 rho = READ_ONCE(bwreg_conf.rho_milli);
 	u64 delta;
 
 	if (!READ_ONCE(c->throttled))
@@ -216,8 +217,7 @@ static void bwreg_unthrottle(struct bwreg_cpu *c, u64 now)
 	delta = now > c->throttle_start ? now - c->throttle_start : 0;
 	c->st.throttled_ns += delta;
 	if (c->charged_pid)
-		c->st.tfs_charge_ns += div_u64(delta * READ_ONCE(bwreg_conf.rho_milli),
-					       1000);
+		c->st.tfs_charge_ns += div_u64(delta * rho, 1000);
 	c->last_delta = delta;
 	c->st.flags &= ~BWREG_CPU_THROTTLED;
 	smp_store_release(&c->throttled, 0);
@@ -312,7 +312,7 @@ static void bwreg_hold(struct bwreg_cpu *c)
 
 	smp_cond_load_acquire(&c->throttled,
 			      !VAL || ktime_get_ns() > deadline ||
-			      kthread_should_stop());
+			      !READ_ONCE(c->active) || kthread_should_stop());
 }
 
 /* After a hold, or when asked to lift a penalty: TFS in process context. */
@@ -330,6 +330,7 @@ static int bwreg_thread_fn(void *data)
 {
 	struct bwreg_cpu *c = data;
 	struct task_struct *t;
+	bool hold;
 
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -337,12 +338,14 @@ static int bwreg_thread_fn(void *data)
 			__set_current_state(TASK_RUNNING);
 			break;
 		}
-		if (!READ_ONCE(c->throttled) && !READ_ONCE(c->restore)) {
+		/* Never hold for a regulator that is being torn down. */
+		hold = READ_ONCE(c->throttled) && READ_ONCE(c->active);
+		if (!hold && !READ_ONCE(c->restore)) {
 			schedule();
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		if (READ_ONCE(c->throttled))
+		if (hold)
 			bwreg_hold(c);
 		bwreg_thread_tfs(c);
 	}
