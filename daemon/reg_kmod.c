@@ -25,6 +25,10 @@
 #include "bwreg.h"
 #include "regulator.h"
 
+_Static_assert(sizeof(struct bwreg_page) == BWREG_MAP_SIZE,
+    "bwreg page layout");
+_Static_assert(sizeof(struct bwreg_config) == 96, "bwreg config layout");
+
 struct regulator {
 	int			 fd;
 	struct bwreg_page	*pg;

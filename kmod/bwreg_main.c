@@ -296,6 +296,12 @@ static int __init bwreg_init(void)
 {
 	int ret;
 
+	/* The layout is ABI: checked at compile time. */
+	BUILD_BUG_ON(sizeof(struct bwreg_page) != BWREG_MAP_SIZE);
+	BUILD_BUG_ON(offsetof(struct bwreg_page, stats) != 4096);
+	BUILD_BUG_ON(sizeof(struct bwreg_config) != 96);
+	BUILD_BUG_ON(sizeof(struct bwreg_cpu_stats) != 64);
+
 	bwreg_page = vmalloc_user(PAGE_ALIGN(BWREG_MAP_SIZE));
 	if (!bwreg_page)
 		return -ENOMEM;
