@@ -22,6 +22,16 @@
 #error "bwreg supports Linux 5.15 and later"
 #endif
 
+/*
+ * The fair class TFS acts on (doc/kmod.md): EEVDF replaced CFS in 6.6.
+ * Both are reweighted through set_user_nice(); only the effect differs.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define BWREG_FAIR_CLASS	"EEVDF"
+#else
+#define BWREG_FAIR_CLASS	"CFS"
+#endif
+
 /* A running configuration; constant while the per-CPU parts run. */
 struct bwreg_conf {
 	u64	period_ns;

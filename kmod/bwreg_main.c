@@ -319,8 +319,8 @@ static int __init bwreg_init(void)
 	ret = misc_register(&bwreg_dev);
 	if (ret)
 		goto core_exit;
-	pr_info("version %s loaded (uapi %d)\n", BWREG_VERSION_STR,
-		BWREG_UAPI_VERSION);
+	pr_info("version %s loaded (uapi %d, fair class %s)\n",
+		BWREG_VERSION_STR, BWREG_UAPI_VERSION, BWREG_FAIR_CLASS);
 	return 0;
 
 core_exit:

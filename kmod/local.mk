@@ -27,7 +27,7 @@ kmod:
 		exit 1; \
 	fi; \
 	rm -rf kmod-build && mkdir -p kmod-build/uapi && \
-	for f in $(KMOD_SRC) kmod/bwreg.h; do \
+	for f in $(KMOD_SRC); do \
 		cp $(srcdir)/$$f kmod-build/ || exit 1; \
 	done && \
 	cp $(srcdir)/kmod/uapi/bwreg.h kmod-build/uapi/ && \
