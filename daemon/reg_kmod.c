@@ -322,6 +322,7 @@ static int reg_kmod_stats(struct regulator *r, struct reg_stats *out)
 		out->core[i].events = c->events;
 		out->core[i].throttles = c->throttles;
 		out->core[i].throttled_ns = c->throttled_ns;
+		/* Periods without a fresh budget: static or fail-safe. */
 		out->core[i].fallbacks = c->fallbacks + c->failsafe;
 	}
 	free(st);
