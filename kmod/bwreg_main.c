@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bwreg_main.c - the bwreg module: parameters, /dev/bwreg (ioctls and the
+ * shared budget page), load and unload.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "bwreg.h"
+
+#define BWREG_VERSION_STR	"0.1"
+
+#if defined(CONFIG_ARM64)
+#define BWREG_DEF_TYPE		PERF_TYPE_RAW
+#define BWREG_DEF_CONFIG	0x17	/* ARMv8 L2D_CACHE_REFILL */
+#else
+#define BWREG_DEF_TYPE		PERF_TYPE_HARDWARE
+#define BWREG_DEF_CONFIG	PERF_COUNT_HW_CACHE_MISSES
+#endif
+
+static unsigned long cpus;
+module_param(cpus, ulong, 0444);
+MODULE_PARM_DESC(cpus, "CPU mask to regulate at load (default 0: wait for the daemon)");
+
+static unsigned int period_us = 1000;
+module_param(period_us, uint, 0444);
+MODULE_PARM_DESC(period_us, "Regulation period in microseconds (default 1000)");
+
+static unsigned int event_type = BWREG_DEF_TYPE;
+module_param(event_type, uint, 0444);
+MODULE_PARM_DESC(event_type, "perf event type (x86: 0 hardware; arm64: 4 raw)");
+
+static unsigned long long event_config = BWREG_DEF_CONFIG;
+module_param(event_config, ullong, 0444);
+MODULE_PARM_DESC(event_config, "perf event config (x86: 3 LLC misses; arm64: 0x17 L2D_CACHE_REFILL)");
+
+static unsigned long long static_events = BWREG_UNLIMITED;
+module_param(static_events, ullong, 0444);
+MODULE_PARM_DESC(static_events, "Static per-CPU budget at load (default unlimited)");
+
+static unsigned long long failsafe_events = BWREG_UNLIMITED;
+module_param(failsafe_events, ullong, 0444);
+MODULE_PARM_DESC(failsafe_events, "Per-CPU budget when the daemon's heartbeat stops (default unlimited)");
+
+static unsigned int heartbeat_ms = 100;
+module_param(heartbeat_ms, uint, 0444);
+MODULE_PARM_DESC(heartbeat_ms, "Heartbeat timeout in ms, 0 = off (default 100)");
+
+static bool tfs_nice = true;
+module_param(tfs_nice, bool, 0444);
+MODULE_PARM_DESC(tfs_nice, "Enforce TFS with a nice penalty on throttled tasks (default on)");
+
+static unsigned int rho_milli = 1000;
+module_param(rho_milli, uint, 0444);
+MODULE_PARM_DESC(rho_milli, "TFS factor rho * 1000 (default 1000)");
+
+struct bwreg_conf bwreg_conf;
+struct bwreg_page *bwreg_page;
+static DEFINE_MUTEX(bwreg_lock);
+
+static int bwreg_check_config(const struct bwreg_config *c)
+{
+	unsigned int i;
+	u64 possible = 0;
+
+	if (c->version != BWREG_UAPI_VERSION || c->size != sizeof(*c))
+		return -EPROTO;
+	for (i = 0; i < ARRAY_SIZE(c->reserved); i++)
+		if (c->reserved[i])
+			return -EINVAL;
+	if (c->pad || (c->flags & ~BWREG_CFG_ALL))
+		return -EINVAL;
+	if (!c->cpumask)
+		return 0;
+	if (c->period_ns < BWREG_MIN_PERIOD_NS ||
+	    c->period_ns > BWREG_MAX_PERIOD_NS)
+		return -EINVAL;
+	if (c->rho_milli > BWREG_MAX_RHO_MILLI)
+		return -EINVAL;
+	if (c->heartbeat_timeout_ns &&
+	    (c->heartbeat_timeout_ns < c->period_ns ||
+	     c->heartbeat_timeout_ns > 60ULL * NSEC_PER_SEC))
+		return -EINVAL;
+	for (i = 0; i < BWREG_MAX_CPUS && i < nr_cpu_ids; i++)
+		if (cpu_possible(i))
+			possible |= BIT_ULL(i);
+	if (c->cpumask & ~possible)
+		return -EINVAL;
+	return 0;
+}
+
+/* Reset the page for a new configuration; no CPU is running. */
+static void bwreg_reset_page(const struct bwreg_config *c)
+{
+	struct bwreg_page *pg = bwreg_page;
+	unsigned int i;
+
+	WRITE_ONCE(pg->period_ns, c->period_ns);
+	WRITE_ONCE(pg->base_ns, bwreg_conf.base_ns);
+	WRITE_ONCE(pg->period, 0);
+	WRITE_ONCE(pg->next_boundary_ns, bwreg_conf.base_ns + c->period_ns);
+	WRITE_ONCE(pg->cpumask, c->cpumask);
+	WRITE_ONCE(pg->failsafe, 0);
+	WRITE_ONCE(pg->config_gen, pg->config_gen + 1);
+	for (i = 0; i < BWREG_MAX_CPUS; i++) {
+		WRITE_ONCE(pg->static_events[i], c->static_events);
+		WRITE_ONCE(pg->budget[i].period, BWREG_NO_PERIOD);
+		WRITE_ONCE(pg->budget[i].events, 0);
+	}
+	memset(pg->stats, 0, sizeof(pg->stats));
+}
+
+static int bwreg_apply_config(const struct bwreg_config *c)
+{
+	int ret = bwreg_check_config(c);
+
+	if (ret)
+		return ret;
+	mutex_lock(&bwreg_lock);
+	bwreg_core_stop();
+	if (!c->cpumask) {
+		WRITE_ONCE(bwreg_page->cpumask, 0);
+		mutex_unlock(&bwreg_lock);
+		pr_info("regulation stopped\n");
+		return 0;
+	}
+	bwreg_conf.period_ns = c->period_ns;
+	bwreg_conf.cpumask = c->cpumask;
+	if (c->flags & BWREG_CFG_MODULE_EVENT) {
+		bwreg_conf.event_type = event_type;
+		bwreg_conf.event_config = event_config;
+	} else {
+		bwreg_conf.event_type = c->event_type;
+		bwreg_conf.event_config = c->event_config;
+	}
+	bwreg_conf.rho_milli = c->rho_milli;
+	bwreg_conf.flags = c->flags;
+	bwreg_conf.failsafe_events = c->failsafe_events;
+	bwreg_conf.hb_timeout_ns = c->heartbeat_timeout_ns;
+	bwreg_conf.base_ns = ktime_get_ns();
+	bwreg_reset_page(c);
+	ret = bwreg_core_start();
+	if (ret)
+		WRITE_ONCE(bwreg_page->cpumask, 0);
+	mutex_unlock(&bwreg_lock);
+	if (!ret)
+		pr_info("regulating CPUs 0x%llx: period %llu ns, event %u:0x%llx, rho %u.%03u, TFS %s\n",
+			c->cpumask, c->period_ns, bwreg_conf.event_type,
+			bwreg_conf.event_config, c->rho_milli / 1000,
+			c->rho_milli % 1000,
+			c->flags & BWREG_CFG_TFS_NICE ? "nice penalty" :
+			"accounted only");
+	return ret;
+}
+
+static long bwreg_ioctl_version(void __user *arg)
+{
+	struct bwreg_version v = {
+		.uapi		= BWREG_UAPI_VERSION,
+		.max_cpus	= BWREG_MAX_CPUS,
+		.map_size	= BWREG_MAP_SIZE,
+		.nr_cpu_ids	= nr_cpu_ids,
+		.running	= bwreg_core_running(),
+	};
+
+	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+static long bwreg_ioctl_config(void __user *arg)
+{
+	struct bwreg_config c;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (copy_from_user(&c, arg, sizeof(c)))
+		return -EFAULT;
+	return bwreg_apply_config(&c);
+}
+
+static long bwreg_ioctl_stats(void __user *arg)
+{
+	struct bwreg_stats *st;
+	long ret = 0;
+
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	st->version = BWREG_UAPI_VERSION;
+	mutex_lock(&bwreg_lock);
+	bwreg_core_stats(st);
+	mutex_unlock(&bwreg_lock);
+	if (copy_to_user(arg, st, sizeof(*st)))
+		ret = -EFAULT;
+	kfree(st);
+	return ret;
+}
+
+static long bwreg_ioctl_set_rho(void __user *arg)
+{
+	u32 rho;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (copy_from_user(&rho, arg, sizeof(rho)))
+		return -EFAULT;
+	if (rho > BWREG_MAX_RHO_MILLI)
+		return -EINVAL;
+	/* Read by the timers once per period; a torn read is impossible. */
+	WRITE_ONCE(bwreg_conf.rho_milli, rho);
+	return 0;
+}
+
+static long bwreg_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+	struct bwreg_config stop = {
+		.version = BWREG_UAPI_VERSION,
+		.size = sizeof(stop),
+	};
+
+	switch (cmd) {
+	case BWREG_IOC_VERSION:
+		return bwreg_ioctl_version(uarg);
+	case BWREG_IOC_CONFIG:
+		return bwreg_ioctl_config(uarg);
+	case BWREG_IOC_STATS:
+		return bwreg_ioctl_stats(uarg);
+	case BWREG_IOC_SET_RHO:
+		return bwreg_ioctl_set_rho(uarg);
+	case BWREG_IOC_STOP:
+		if (!capable(CAP_SYS_ADMIN))
+			return -EPERM;
+		return bwreg_apply_config(&stop);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int bwreg_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	/* One shared view of the page: private copies would be ignored. */
+	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED) ||
+	    vma->vm_end - vma->vm_start > PAGE_ALIGN(BWREG_MAP_SIZE))
+		return -EINVAL;
+	return remap_vmalloc_range(vma, bwreg_page, 0);
+}
+
+static const struct file_operations bwreg_fops = {
+	.owner		= THIS_MODULE,
+	.unlocked_ioctl	= bwreg_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.mmap		= bwreg_mmap,
+	.llseek		= noop_llseek,
+};
+
+static struct miscdevice bwreg_dev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "bwreg",
+	.fops	= &bwreg_fops,
+	.mode	= 0600,
+};
+
+static int bwreg_load_config(void)
+{
+	struct bwreg_config c = {
+		.version		= BWREG_UAPI_VERSION,
+		.size			= sizeof(c),
+		.period_ns		= (u64)period_us * NSEC_PER_USEC,
+		.cpumask		= cpus,
+		.event_type		= event_type,
+		.event_config		= event_config,
+		.rho_milli		= rho_milli,
+		.flags			= tfs_nice ? BWREG_CFG_TFS_NICE : 0,
+		.static_events		= static_events,
+		.failsafe_events	= failsafe_events,
+		.heartbeat_timeout_ns	= (u64)heartbeat_ms * NSEC_PER_MSEC,
+	};
+
+	if (!cpus)
+		return 0;
+	return bwreg_apply_config(&c);
+}
+
+static int __init bwreg_init(void)
+{
+	int ret;
+
+	/* The layout is ABI: checked at compile time. */
+	BUILD_BUG_ON(sizeof(struct bwreg_page) != BWREG_MAP_SIZE);
+	BUILD_BUG_ON(offsetof(struct bwreg_page, stats) != 4096);
+	BUILD_BUG_ON(sizeof(struct bwreg_config) != 96);
+	BUILD_BUG_ON(sizeof(struct bwreg_cpu_stats) != 64);
+
+	bwreg_page = vmalloc_user(PAGE_ALIGN(BWREG_MAP_SIZE));
+	if (!bwreg_page)
+		return -ENOMEM;
+	bwreg_page->magic = BWREG_MAGIC;
+	bwreg_page->version = BWREG_UAPI_VERSION;
+	bwreg_page->max_cpus = BWREG_MAX_CPUS;
+	ret = bwreg_core_init();
+	if (ret)
+		goto free_page;
+	ret = bwreg_load_config();
+	if (ret) {
+		pr_err("cannot start with the module parameters: %d\n", ret);
+		goto core_exit;
+	}
+	ret = misc_register(&bwreg_dev);
+	if (ret)
+		goto core_exit;
+	pr_info("version %s loaded (uapi %d, fair class %s)\n",
+		BWREG_VERSION_STR, BWREG_UAPI_VERSION, BWREG_FAIR_CLASS);
+	return 0;
+
+core_exit:
+	bwreg_core_exit();
+free_page:
+	vfree(bwreg_page);
+	return ret;
+}
+
+static void __exit bwreg_exit(void)
+{
+	misc_deregister(&bwreg_dev);
+	mutex_lock(&bwreg_lock);
+	bwreg_core_exit();
+	mutex_unlock(&bwreg_lock);
+	vfree(bwreg_page);
+	pr_info("unloaded\n");
+}
+
+module_init(bwreg_init);
+module_exit(bwreg_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("bwsched per-core memory-bandwidth regulator with TFS");
+MODULE_VERSION(BWREG_VERSION_STR);

@@ -1,0 +1,66 @@
+/*
+ * lockhold.c - a bwsched client for the kmod end-to-end test: lockhold
+ * SOCKET MS registers a task, takes the bandwidth lock, holds it MS
+ * milliseconds and releases it.  Exit 0 when every step succeeded.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tc.h"
+
+static int register_task(int fd)
+{
+	struct bwp_writer	w;
+	struct bwp_msg		m;
+	int			st;
+
+	bwp_w_init(&w);
+	bwp_w_request(&w, 1, BWP_OP_TASK_REGISTER);
+	bwp_w_kstr(&w, "name", "lockhold");
+	bwp_w_kuint(&w, "period_ns", 10000000);
+	bwp_w_kuint(&w, "priority", 50);
+	bwp_w_kuint(&w, "pages", 0);
+	if (tc_send(fd, &w, NULL, 0) < 0 || tc_reply(fd, &m, 2000) <= 0)
+		return -1;
+	st = tc_status(&m);
+	bwp_msg_free(&m);
+	return st;
+}
+
+int main(int argc, char **argv)
+{
+	struct timespec	ts;
+	long		ms;
+	int		fd;
+
+	if (argc != 3 || (ms = strtol(argv[2], NULL, 10)) < 0) {
+		fprintf(stderr, "usage: lockhold SOCKET MS\n");
+		return 2;
+	}
+	fd = tc_connect(argv[1]);
+	if (fd < 0 || tc_hello(fd, "lockhold") != BWP_OK) {
+		fprintf(stderr, "lockhold: cannot connect to %s\n", argv[1]);
+		return 1;
+	}
+	if (register_task(fd) != BWP_OK) {
+		fprintf(stderr, "lockhold: task.register failed\n");
+		return 1;
+	}
+	if (tc_simple(fd, BWP_OP_LOCK, NULL) != BWP_OK) {
+		fprintf(stderr, "lockhold: lock failed\n");
+		return 1;
+	}
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
+	if (tc_simple(fd, BWP_OP_UNLOCK, NULL) != BWP_OK) {
+		fprintf(stderr, "lockhold: unlock failed\n");
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
