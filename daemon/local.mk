@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += daemon/libbwdaemon.la
 daemon_libbwdaemon_la_SOURCES = \
 	daemon/bwsched.h daemon/conf.c daemon/conf.h daemon/log.c daemon/log.h \
 	daemon/ops.c daemon/ops.h daemon/peer.c daemon/peer.h \
-	daemon/regulator.c daemon/regulator.h daemon/reg_sim.c daemon/reg_sim.h \
+	daemon/regulator.c daemon/regulator.h daemon/reg_sim.c daemon/reg_sim.h daemon/reg_kmod.c \
 	daemon/sd.c daemon/sd.h daemon/server.c daemon/server.h \
 	daemon/tasks.c daemon/tasks.h daemon/validate.c daemon/validate.h
 daemon_libbwdaemon_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)

@@ -8,7 +8,7 @@
 
 static const struct regulator_ops *const backends[] = {
 	&reg_sim_ops,
-	/* &reg_kmod_ops: added with daemon/reg_kmod.c by the kmod part */
+	&reg_kmod_ops,
 };
 
 const struct regulator_ops *
