@@ -51,10 +51,15 @@ exp_tfs_period(void *arg, const struct sim *s, uint64_t period)
 
 	if (r->csv == NULL)
 		return;
-	fprintf(r->csv, "%llu,%s,%.0f,%.0f,%.0f,%.0f\n",
+	/* periods counted so far include this one (counted at reset) */
+	fprintf(r->csv, "%llu,%s,%.0f,%.0f,%.0f,%.0f,%llu,%llu\n",
 	    (unsigned long long)period,
 	    c->task[1].ran_ns > c->task[0].ran_ns ? "mem" : "cpu",
-	    c->task[1].vruntime, c->task[0].vruntime, c->delta, c->used);
+	    c->task[1].vruntime, c->task[0].vruntime, c->delta, c->used,
+	    (unsigned long long)(c->task[1].periods +
+	    (c->task[1].ran_ns > 0)),
+	    (unsigned long long)(c->task[0].periods +
+	    (c->task[0].ran_ns > 0)));
 }
 
 int
@@ -86,7 +91,7 @@ exp_tfs(const struct exp_tfs_args *a, FILE *csv, struct exp_tfs_result *o)
 	s->on_period_arg = &rec;
 	if (csv != NULL)
 		fprintf(csv, "period,task,mem_vruntime_ns,cpu_vruntime_ns,"
-		    "throttled_ns,events\n");
+		    "throttled_ns,events,mem_runs,cpu_runs\n");
 	sim_run_until(s, (double)a->periods * (double)cfg.period_ns);
 	o->cpu_periods = s->core[0].task[0].periods;
 	o->mem_periods = s->core[0].task[1].periods;

@@ -128,13 +128,14 @@ plot_vruntime(const struct plot_opts *o)
 			return -1;
 	}
 	n += snprintf(script + n, sizeof(script) - (size_t)n,
-	    "set multiplot layout 1,3 title 'Virtual runtime of the memory "
-	    "and CPU tasks'\nset xlabel 'period'\nset ylabel 'vruntime (ms)'\n");
+	    "set multiplot layout 1,3 title 'Virtual runtime against the "
+	    "periods each task was scheduled'\nset key inside top left\n"
+	    "set xlabel 'periods scheduled'\nset ylabel 'vruntime (ms)'\n");
 	for (i = 0; i < 3; i++)
 		n += snprintf(script + n, sizeof(script) - (size_t)n,
-		    "set title '%s'\nplot '%s' skip 1 using 1:($3/1e6) with "
-		    "lines title 'mem', '%s' skip 1 using 1:($4/1e6) with "
-		    "lines title 'cpu'\n", plot_rho_names[i], path[i],
+		    "set title '%s'\nplot '%s' skip 1 using 7:($3/1e6) with "
+		    "lines lw 2 title 'mem', '%s' skip 1 using 8:($4/1e6) with "
+		    "lines lw 2 title 'cpu'\n", plot_rho_names[i], path[i],
 		    path[i]);
 	snprintf(script + n, sizeof(script) - (size_t)n, "unset multiplot\n");
 	return plot_run(o, script);
