@@ -215,7 +215,8 @@ exp_throttle(const struct exp_throttle_args *a, FILE *csv,
 	/* BWLOCK++ section 6.5: the GPU task runs its kernel back to back,
 	 * at a random phase in the period, holding the lock while it runs */
 	for (n = 0; n < a->launches; n++) {
-		sim_run_until(s, s->now + sim_random(s) * (double)cfg.period_ns);
+		sim_run_until(s, s->now +
+		    sim_random(s) * (double)cfg.period_ns);
 		t0 = s->now;
 		sim_gpu_launch(s, 1, ev);
 		while (sim_run_until(s, s->now + 1e9) != SIM_RUN_KERNEL_DONE)
@@ -467,7 +468,8 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	o->mean_ns = tsum / (double)a->launches;
 	o->mean_ratio = rsum / (double)a->launches;
 	o->q_mean = qs.sum / (double)qs.n;
-	o->q_std = sqrt(fmax(0, qs.sum2 / (double)qs.n - o->q_mean * o->q_mean));
+	o->q_std = sqrt(fmax(0, qs.sum2 / (double)qs.n -
+	    o->q_mean * o->q_mean));
 	o->qnom = k->nom.q;
 	o->bound_ns = k->nom.wcet;
 	o->wcet0_ns = k->nom.wcet0;

@@ -99,7 +99,8 @@ sim_add_task(struct sim *s, unsigned int c, const char *name,
 	t = &core->task[core->ntasks];
 	memset(t, 0, sizeof(*t));
 	strncpy(t->name, name, SIM_MAX_NAME);
-	t->intensity = intensity == SIM_MEM || intensity > max ? max : intensity;
+	t->intensity = intensity == SIM_MEM || intensity > max ? max :
+	    intensity;
 	return (int)core->ntasks++;
 }
 
@@ -277,7 +278,8 @@ sim_gpu_start(struct sim *s, struct sim_slot *sl)
 		sl->busy = 0;
 		return;
 	}
-	while (g->iv + 1 < g->pt.nintervals && g->pt.first[g->iv + 1] <= g->next)
+	while (g->iv + 1 < g->pt.nintervals &&
+	    g->pt.first[g->iv + 1] <= g->next)
 		g->iv++;
 	cl = &g->wk.c[g->pt.cluster[g->iv]];
 	/* jitter only ever shortens a block: e0/e1 stay worst cases */

@@ -319,7 +319,8 @@ bwsim_throttle(int argc, char **argv)
 		    (double)r.throttled_ns / 1e6,
 		    (unsigned long long)r.periods, (double)r.locked_ns / 1e6,
 		    r.q);
-		printf("plain CFS on the same run: %.3f ms; reduction %.1f %%\n",
+		printf("plain CFS on the same run: %.3f ms; "
+		    "reduction %.1f %%\n",
 		    (double)base.throttled_ns / 1e6, 100 * red);
 	}
 	ret = 0;
