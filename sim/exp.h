@@ -73,6 +73,8 @@ struct exp_budgets_args {
 	double		jitter;
 	uint64_t	step_ns;
 	uint64_t	csv_launches;	/* launches written to csv (0: all) */
+	int		mixed;		/* BE cores: 0 hogs, 1 a cpu + a mem task */
+	double		rho;		/* TFS factor on the BE cores */
 };
 struct exp_budgets_result {
 	uint64_t	launches;

@@ -28,6 +28,9 @@ for p in nominal fair greedy smooth; do
 done
 $bwsim budgets --profile "$histo" --policy smooth --launches 4 --seed 9 \
     --json > "$tmp/again.json" || err "budgets again"
+$bwsim budgets --profile "$histo" --policy greedy --launches 3 --be mixed \
+    --rho 3 --speed harmonic --json > "$tmp/mixed.json" || err "budgets mixed"
+grep -q '"over_bound":0' "$tmp/mixed.json" || err "budgets mixed: over bound"
 cmp -s "$tmp/smooth.json" "$tmp/again.json" || err "budgets not deterministic"
 $bwsim budgets --profile "$histo" --policy fair --launches 2 \
     --csv "$tmp/b.csv" > "$tmp/b.txt" || err "budgets csv"
@@ -39,7 +42,9 @@ for args in "tfs" "tfs --rho -1" "tfs --rho x" "tfs --rho 1 --periods 0" \
     "budgets --policy fair --launches 1" \
     "budgets --profile $histo --policy best" \
     "budgets --profile /nonexistent --policy fair" "nosuch" \
-    "throttle --rho 1 --cores 99" "tfs --rho"; do
+    "throttle --rho 1 --cores 99" "tfs --rho" \
+    "budgets --profile $histo --policy fair --be some" \
+    "budgets --profile $histo --policy fair --speed fast"; do
 	$bwsim $args > /dev/null 2> "$tmp/e"
 	rc=$?
 	test $rc -eq 2 || err "'$args' exited $rc"
