@@ -88,7 +88,8 @@ struct sim_gpu {
 	int		loaded;
 	struct wcet_kernel wk;
 	struct progress_table pt;
-	struct sim_slot	*slot;		/* M */
+	struct sim_slot	*slot;		/* min(M, N) */
+	unsigned int	nslots;
 	uint64_t	*bitmap;	/* finished blocks, bit b = block b */
 	uint32_t	nwords;
 	int		running;
