@@ -48,6 +48,9 @@ struct config {
 	int		log_level;	/* enum log_level */
 	int64_t		period_thread_priority; /* SCHED_FIFO */
 	int64_t		period_thread_cpu;	/* -1 = not pinned */
+	char		device[CONFIG_MAX_PATH];	/* kmod: the regulator device */
+	uint64_t	event_type;	/* kmod: perf type, 0/0 = module default */
+	uint64_t	event_config;	/* kmod: perf config */
 };
 
 void	config_defaults(struct config *);

@@ -55,7 +55,7 @@ keep_restart_keys(const struct config *old, struct config *c)
 	static const char *const keys[] = { "socket", "regulator",
 		"period_ns", "lead_ns", "be_cores", "bwmax_events",
 		"heartbeat_timeout_ns", "period_thread_priority",
-		"period_thread_cpu" };
+		"period_thread_cpu", "device", "event_type", "event_config" };
 	struct config_value	a, b;
 	size_t			i;
 	char			err[CONFIG_ERR_MAX];
@@ -76,6 +76,9 @@ keep_restart_keys(const struct config *old, struct config *c)
 	c->heartbeat_timeout_ns = old->heartbeat_timeout_ns;
 	c->period_thread_priority = old->period_thread_priority;
 	c->period_thread_cpu = old->period_thread_cpu;
+	c->event_type = old->event_type;
+	c->event_config = old->event_config;
+	memcpy(c->device, old->device, sizeof(c->device));
 	memcpy(c->socket, old->socket, sizeof(c->socket));
 	memcpy(c->regulator, old->regulator, sizeof(c->regulator));
 	if (config_check(c, err, sizeof(err)) < 0)
@@ -194,7 +197,9 @@ open_regulator(struct bwsched *d, char *err, size_t errlen)
 	rc.failsafe_events = (uint64_t)((double)c->bwmax_events *
 	    c->failsafe_q / c->ncores);
 	rc.heartbeat_timeout_ns = c->heartbeat_timeout_ns;
-	rc.device = "/dev/bwreg";
+	rc.device = c->device;
+	rc.event_type = (uint32_t)c->event_type;
+	rc.event_config = c->event_config;
 	d->reg_ops = regulator_find(c->regulator);
 	return d->reg_ops->open(&d->reg, &rc, err, errlen);
 }

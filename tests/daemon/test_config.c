@@ -55,12 +55,16 @@ good(void)
 	    "max_kernels_per_task = 8\n"
 	    "log_level = debug\n"
 	    "period_thread_priority = 80\n"
+	    "event_type = 4\n"
+	    "event_config = 0x17\n"
 	    "period_thread_cpu = 1\r\n";
 
 	CHECK(parse(text, &c, err) == 0, "good file: %s", err);
 	CHECK(strcmp(c.socket, "/tmp/x.sock") == 0, "socket");
 	CHECK(strcmp(c.group, "wheel") == 0, "group");
 	CHECK(strcmp(c.admin_group, "adm") == 0, "admin_group");
+	CHECK(c.event_type == 4 && c.event_config == 0x17, "event type/config");
+	CHECK(strcmp(c.device, "/dev/bwreg") == 0, "device default");
 	CHECK(c.period_ns == 2000000 && c.lead_ns == 100000, "period/lead");
 	CHECK(c.policy == POLICY_SMOOTH, "policy");
 	CHECK(c.ncores == 4 && c.cores[0] == 0 && c.cores[1] == 2 &&
@@ -145,7 +149,7 @@ runtime(void)
 	    sizeof(err)) == 0, "missing optional file");
 	CHECK(config_load(&c, "/nonexistent/bwsched.conf", false, err,
 	    sizeof(err)) < 0, "missing -c file");
-	CHECK(config_nkeys() == 23, "23 keys, got %u", config_nkeys());
+	CHECK(config_nkeys() == 26, "26 keys, got %u", config_nkeys());
 }
 
 int
