@@ -24,3 +24,18 @@ client/completion/bwctl: $(srcdir)/client/bwctl.bash-completion
 	$(AM_V_GEN)mkdir -p client/completion && cp $(srcdir)/client/bwctl.bash-completion $@
 EXTRA_DIST += client/bwctl.bash-completion
 CLEANFILES += client/completion/bwctl
+
+# unit tests: page logic and value encoding
+check_PROGRAMS += tests/client/test_cpage
+TESTS += tests/client/test_cpage
+tests_client_test_cpage_SOURCES = tests/client/test_cpage.c client/cpage.c \
+	client/cpage.h client/cvalue.c client/cvalue.h
+tests_client_test_cpage_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_client_test_cpage_LDADD = proto/libbwproto.la $(MSGPACK_LIBS) $(LIBM)
+
+# integration: libbwclient and bwctl against the real daemon
+check_PROGRAMS += tests/client/live
+tests_client_live_SOURCES = tests/client/live.c
+tests_client_live_LDADD = client/libbwclient.la
+TESTS += tests/client/live.sh tests/client/bwctl.sh
+dist_check_SCRIPTS += tests/client/live.sh tests/client/bwctl.sh
