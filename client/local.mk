@@ -39,3 +39,12 @@ tests_client_live_SOURCES = tests/client/live.c
 tests_client_live_LDADD = client/libbwclient.la
 TESTS += tests/client/live.sh tests/client/bwctl.sh
 dist_check_SCRIPTS += tests/client/live.sh tests/client/bwctl.sh
+
+# benchmarks (make bench): protocol round trips and the page lock
+BENCH_PROGS += bench/bench_proto bench/bench_lock
+EXTRA_PROGRAMS += bench/bench_proto bench/bench_lock
+bench_bench_proto_SOURCES = bench/bench_proto.c bench/bdaemon.c bench/bdaemon.h
+bench_bench_proto_LDADD = client/libbwclient.la
+bench_bench_lock_SOURCES = bench/bench_lock.c bench/bdaemon.c bench/bdaemon.h
+bench_bench_lock_LDADD = client/libbwclient.la
+CLEANFILES += bench/bench_proto bench/bench_lock
