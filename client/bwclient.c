@@ -507,6 +507,16 @@ send_task_register(bwc_t *h)
 	return rc;
 }
 
+/* Free every slot of a progress page kept across registrations. */
+static void
+progress_reset(struct cpage_progress *pp)
+{
+	uint32_t	i;
+
+	for (i = 0; i < pp->nslots; i++)
+		cpage_slot_release(pp, (int)i);
+}
+
 int
 bwc_task_register(bwc_t *h, const struct bwc_task_params *p)
 {
@@ -538,7 +548,13 @@ bwc_task_register(bwc_t *h, const struct bwc_task_params *p)
 		rc = fail(h, rc, "task page: %s", strerror(-rc));
 		goto out;
 	}
-	if (p->progress_slots > 0 && (rc = cpage_progress_create(&h->pp,
+	/* a page kept from an earlier registration is reused if it fits */
+	if (h->pp.fd >= 0 && (h->pp.nslots != p->progress_slots ||
+	    h->pp.max_blocks != p->progress_max_blocks))
+		cpage_progress_destroy(&h->pp);
+	if (h->pp.fd >= 0)
+		progress_reset(&h->pp);
+	else if (p->progress_slots > 0 && (rc = cpage_progress_create(&h->pp,
 	    p->progress_slots, p->progress_max_blocks)) < 0) {
 		rc = fail(h, rc, "progress page (%u slots of %u blocks): %s",
 		    p->progress_slots, p->progress_max_blocks, strerror(-rc));

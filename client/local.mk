@@ -36,7 +36,7 @@ tests_client_test_cpage_LDADD = proto/libbwproto.la $(MSGPACK_LIBS) $(LIBM)
 # integration: libbwclient and bwctl against the real daemon
 check_PROGRAMS += tests/client/live
 tests_client_live_SOURCES = tests/client/live.c
-tests_client_live_LDADD = client/libbwclient.la
+tests_client_live_LDADD = client/libbwclient.la model/libbwmodel.la $(LIBM)
 TESTS += tests/client/live.sh tests/client/bwctl.sh
 dist_check_SCRIPTS += tests/client/live.sh tests/client/bwctl.sh
 
@@ -48,3 +48,5 @@ bench_bench_proto_LDADD = client/libbwclient.la
 bench_bench_lock_SOURCES = bench/bench_lock.c bench/bdaemon.c bench/bdaemon.h
 bench_bench_lock_LDADD = client/libbwclient.la
 CLEANFILES += bench/bench_proto bench/bench_lock
+
+dist_man_MANS += man/bwctl.8 man/libbwclient.3
