@@ -30,7 +30,7 @@
 
 #define MAX_CLIENTS	64
 #define ECHO_MSG	40	/* about the size of a get request and reply */
-#define REPS		3	/* alternating runs per measurement */
+#define REPS		5	/* alternating runs per measurement */
 
 struct run {
 	const char	*sock;
@@ -234,7 +234,7 @@ main(int argc, char **argv)
 	struct run		r;
 	const char		*outpath = NULL;
 	char			 echo_path[400], tick_path[400];
-	double			 secs = 1.5, rd, re, rt, x;
+	double			 secs = 2.5, rd, re, rt, x;
 	FILE			*out = NULL;
 	pid_t			 epid, tpid;
 	int			 o, p, c, np, rep, bad = 0;

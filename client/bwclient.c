@@ -340,9 +340,14 @@ establish(bwc_t *h)
 	rc = hello(h);
 	if (rc == 0 && h->registered)
 		rc = send_task_register(h);
+	/*
+	 * A kernel the new daemon refuses (its limits may have changed)
+	 * stays unknown to it; only a lost connection starts over.
+	 */
 	n = __atomic_load_n(&h->nkern, __ATOMIC_ACQUIRE);
 	for (i = 0; rc == 0 && i < n; i++)
-		rc = send_kernel_register(h, h->kern[i], NULL);
+		if (send_kernel_register(h, h->kern[i], NULL) == -ENOTCONN)
+			rc = -ENOTCONN;
 	if (rc < 0 && h->sock >= 0) {
 		close(h->sock);
 		h->sock = -1;
