@@ -39,8 +39,9 @@ tests_client_test_cpage_LDADD = proto/libbwproto.la $(MSGPACK_LIBS) $(LIBM)
 check_PROGRAMS += tests/client/live
 tests_client_live_SOURCES = tests/client/live.c
 tests_client_live_LDADD = client/libbwclient.la model/libbwmodel.la $(LIBM)
-TESTS += tests/client/live.sh tests/client/bwctl.sh
-dist_check_SCRIPTS += tests/client/live.sh tests/client/bwctl.sh
+TESTS += tests/client/live.sh tests/client/bwctl.sh tests/client/completion.sh
+dist_check_SCRIPTS += tests/client/live.sh tests/client/bwctl.sh \
+	tests/client/completion.sh
 
 # benchmarks (make bench): protocol round trips and the page lock
 BENCH_PROGS += bench/bench_proto bench/bench_lock
