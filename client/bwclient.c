@@ -6,7 +6,8 @@
  * under h->mu.  The hot path (lock marks, stream marks, launch slots)
  * only touches the shared pages through cpage.c: no lock, no syscall.
  *
- * Reconnection: a monitor thread polls the socket for a hang-up; a slow
+ * Reconnection: a monitor thread polls the socket for a hang-up (and
+ * bumps the task page's heartbeat every BWC_HEARTBEAT_MS); a slow
  * call that sees EPIPE/ECONNRESET/end of file drops the connection and
  * wakes it.  It then reconnects with exponential backoff, says hello,
  * registers the task again with the same page descriptors (the pages'
@@ -46,6 +47,7 @@
 #define BWC_REPLY_TIMEOUT_S	5	/* a daemon this slow is treated as gone */
 #define BWC_BACKOFF_MIN_MS	10
 #define BWC_BACKOFF_MAX_MS	1000
+#define BWC_HEARTBEAT_MS	100	/* task page heartbeat period */
 #define BWC_ERRLEN		256
 
 struct bwc_kern {
@@ -355,6 +357,19 @@ establish(bwc_t *h)
 	return rc;
 }
 
+/*
+ * The page's heartbeat says the process is alive; the monitor bumps it
+ * every BWC_HEARTBEAT_MS so the hot path does not have to.
+ */
+static void
+heartbeat(bwc_t *h)
+{
+	struct cpage_task	*t = __atomic_load_n(&h->live, __ATOMIC_ACQUIRE);
+
+	if (t != NULL)
+		cpage_heartbeat(t);
+}
+
 static void *
 monitor(void *arg)
 {
@@ -370,7 +385,7 @@ monitor(void *arg)
 			return NULL;
 		}
 		fd = h->sock;
-		if (fd < 0) {
+		if (fd < 0 && !(h->flags & BWC_NO_RECONNECT)) {
 			rc = establish(h);
 			if (rc == 0) {
 				h->reconnects++;
@@ -384,10 +399,14 @@ monitor(void *arg)
 		pf[0].events = POLLIN;
 		pf[1].fd = fd;
 		pf[1].events = POLLRDHUP;	/* not POLLIN: replies are the callers' */
-		timeout = fd < 0 ? backoff : -1;
-		if (fd < 0 && backoff < BWC_BACKOFF_MAX_MS)
-			backoff *= 2;
+		timeout = BWC_HEARTBEAT_MS;
+		if (fd < 0 && !(h->flags & BWC_NO_RECONNECT)) {
+			timeout = backoff;
+			if (backoff < BWC_BACKOFF_MAX_MS)
+				backoff *= 2;
+		}
 		rc = poll(pf, fd < 0 ? 1 : 2, timeout);
+		heartbeat(h);
 		if (rc <= 0)
 			continue;
 		if (pf[0].revents & POLLIN)
@@ -444,7 +463,7 @@ bwc_open(const char *path, const char *name, int flags)
 	h->shadow_t.page = &h->shadow;
 
 	rc = establish(h);
-	if (rc == 0 && !(flags & BWC_NO_RECONNECT)) {
+	if (rc == 0) {
 		if (pipe2(h->wake, O_CLOEXEC | O_NONBLOCK) < 0)
 			rc = -errno;
 		else if ((rc = -pthread_create(&h->mon, NULL, monitor, h)) == 0)
