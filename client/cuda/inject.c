@@ -286,6 +286,21 @@ runtime_action(CUpti_CallbackId id, const CUpti_CallbackData *cb)
 	return a;
 }
 
+/* Calls without parameters may come with no parameter block. */
+static struct action
+noparam_action(CUpti_CallbackDomain domain, CUpti_CallbackId id)
+{
+	struct action a = { OP_NONE, 0, 0 };
+
+	if ((domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+	    id == CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize) ||
+	    (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+	    (id == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020 ||
+	    id == CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020)))
+		a.op = OP_DEVICE_SYNC;
+	return a;
+}
+
 void CUPTIAPI
 bwcuda_cupti_callback(void *user, CUpti_CallbackDomain domain,
     CUpti_CallbackId id, const void *data)
@@ -295,10 +310,11 @@ bwcuda_cupti_callback(void *user, CUpti_CallbackDomain domain,
 	int ok;
 
 	(void)user;
-	if (cb == NULL || cb->functionParams == NULL)
+	if (cb == NULL)
 		return;
 	if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-		a = runtime_action(id, cb);
+		a = cb->functionParams != NULL ? runtime_action(id, cb) :
+		    noparam_action(domain, id);
 		if (a.op == OP_NONE)
 			return;
 		if (cb->callbackSite == CUPTI_API_ENTER)
@@ -309,7 +325,8 @@ bwcuda_cupti_callback(void *user, CUpti_CallbackDomain domain,
 		if (cb->callbackSite == CUPTI_API_EXIT && rt_depth > 0)
 			rt_depth--;
 	} else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && rt_depth == 0) {
-		a = driver_action(id, cb);
+		a = cb->functionParams != NULL ? driver_action(id, cb) :
+		    noparam_action(domain, id);
 		if (a.op == OP_NONE)
 			return;
 		ok = cb->functionReturnValue == NULL ||

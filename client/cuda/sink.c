@@ -124,9 +124,12 @@ bwcuda_sink_none(struct bwcuda_sink *s)
 #define REC_SLOTS	16
 #define REC_BLOCKS	1024
 
+#define REC_KEYS	512
+
 struct rec {
 	int		 fd;
 	unsigned	 nactive;
+	uint64_t	 keys[REC_KEYS];	/* the daemon's active set */
 	unsigned	 depth;
 	int		 locked;
 	uint64_t	 slots_used;
@@ -158,29 +161,42 @@ rec_line(struct rec *r, const char *fmt, ...)
 	}
 }
 
+/* Add (on) or remove a key from the active set, as the task page does. */
+static void
+rec_key(struct rec *r, uint64_t k, int on)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nactive; i++) {
+		if (r->keys[i] == k)
+			break;
+	}
+	if (on && i == r->nactive && r->nactive < REC_KEYS)
+		r->keys[r->nactive++] = k;
+	else if (!on && i < r->nactive)
+		r->keys[i] = r->keys[--r->nactive];
+}
+
 static int
 rec_active(void *c, uint64_t k)
 {
-	struct rec *r = c;
-
-	r->nactive++;
-	rec_line(r, "active %#llx", (unsigned long long)k);
+	rec_key(c, k, 1);
+	rec_line(c, "active %#llx", (unsigned long long)k);
 	return 0;
 }
 
 static int
 rec_sync(void *c, uint64_t k)
 {
-	struct rec *r = c;
-
-	r->nactive--;
-	rec_line(r, "sync %#llx", (unsigned long long)k);
+	rec_key(c, k, 0);
+	rec_line(c, "sync %#llx", (unsigned long long)k);
 	return 0;
 }
 
 static int
 rec_forget(void *c, uint64_t k)
 {
+	rec_key(c, k, 0);
 	rec_line(c, "forget %#llx", (unsigned long long)k);
 	return 0;
 }
@@ -230,10 +246,9 @@ rec_launch(void *c, int kernel, uint64_t key, uint64_t **bm)
 	*bm = (uint64_t *)((char *)r->page + BWSHM_PROGRESS_HDR_SIZE +
 	    (size_t)slot * BWSHM_SLOT_SIZE(REC_BLOCKS) + BWSHM_LAUNCH_HDR_SIZE);
 	/* like bwc_launch: the launch marks its stream active */
-	r->nactive++;
+	rec_key(r, key, 1);
 	rec_line(r, "launch %d %#llx %d", kernel, (unsigned long long)key,
 	    slot);
-	r->nactive--;
 	return slot;
 }
 
