@@ -24,6 +24,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "interpose.h"
@@ -398,6 +399,7 @@ w_STREAM_DESTROY(struct entry *e, PAR_STREAM_DESTROY)
 	return real(s);
 }
 
+static int debug(void);
 static CUres gpa_common(void *real, int v2, const char *sym, void **pfn,
     int ver, uint64_t fl, int *status);
 
@@ -628,13 +630,28 @@ wrap_symbol(const char *sym, void *p)
 
 	if (p == NULL || is_ours(p))
 		return p;
-	if (strcmp(sym, "cuGetProcAddress") == 0)
-		return slot_wrap(K_GPA, p, 0);
-	if (strcmp(sym, "cuGetProcAddress_v2") == 0)
-		return slot_wrap(K_GPA2, p, 0);
+	if (strcmp(sym, "cuGetProcAddress") == 0 ||
+	    strcmp(sym, "cuGetProcAddress_v2") == 0) {
+		if (debug())
+			bwcuda_warn("dlsym(%s): wrapped", sym);
+		return slot_wrap(sym[16] == '\0' ? K_GPA : K_GPA2, p, 0);
+	}
 	if ((kind = name_kind(sym, &ptds)) < 0)
 		return p;
+	if (debug())
+		bwcuda_warn("dlsym(%s): wrapped", sym);
 	return slot_wrap(kind, p, ptds);
+}
+
+/* $BWSCHED_CUDA_DEBUG: report every pointer handed back wrapped. */
+static int
+debug(void)
+{
+	static int on = -1;
+
+	if (on < 0)
+		on = getenv("BWSCHED_CUDA_DEBUG") != NULL;
+	return on;
 }
 
 static CUres
@@ -653,13 +670,16 @@ gpa_common(void *real, int v2, const char *sym, void **pfn, int ver,
 	if (sym != NULL && strcmp(sym, "cuGetProcAddress") == 0) {
 		/* the _v2 signature (with status) from CUDA 12.0 on */
 		*pfn = slot_wrap(ver >= 12000 ? K_GPA2 : K_GPA, *pfn, 0);
+	} else if ((kind = name_kind(sym, &ptds)) >= 0) {
+		if (fl & GPA_PER_THREAD)
+			ptds = 1;
+		*pfn = slot_wrap(kind, *pfn, ptds);
+	} else {
 		return r;
 	}
-	if ((kind = name_kind(sym, &ptds)) < 0)
-		return r;
-	if (fl & GPA_PER_THREAD)
-		ptds = 1;
-	*pfn = slot_wrap(kind, *pfn, ptds);
+	if (debug())
+		bwcuda_warn("cuGetProcAddress%s(%s, %d, %#llx): wrapped",
+		    v2 ? "_v2" : "", sym, ver, (unsigned long long)fl);
 	return r;
 }
 

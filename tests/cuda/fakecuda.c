@@ -23,19 +23,26 @@ fakecuda_set_fail(const char *name)
 	snprintf(fail_name, sizeof(fail_name), "%s", name ? name : "");
 }
 
-static CUresult
-rec(const char *name, const void *arg)
+static int
+logfd(void)
 {
 	static int fd = -2;
-	char buf[128];
 	const char *p;
-	int n;
 
 	if (fd == -2) {
 		p = getenv("FAKECUDA_LOG");
 		fd = p ? open(p, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 		    0644) : -1;
 	}
+	return fd;
+}
+
+static CUresult
+rec(const char *name, const void *arg)
+{
+	char buf[128];
+	int n, fd = logfd();
+
 	n = snprintf(buf, sizeof(buf), "call %s %#lx\n", name,
 	    (unsigned long)(uintptr_t)arg);
 	if (fd >= 0 && write(fd, buf, (size_t)n) < 0)
@@ -187,6 +194,14 @@ gpa(const char *sym, void **pfn, int ver, uint64_t flags, int *status)
 			found = procs[i].ptds;
 	}
 	*pfn = found;
+	if (logfd() >= 0) {
+		char buf[160];
+		int n = snprintf(buf, sizeof(buf), "gpa %.100s %d %#lx %s\n",
+		    sym, ver, (unsigned long)flags, found ? "found" : "none");
+
+		if (write(logfd(), buf, (size_t)n) < 0)
+			return CUDA_ERROR_UNKNOWN;
+	}
 	if (status != NULL)
 		*status = found ? 0 : known ? 2 : 1;
 	return found ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
