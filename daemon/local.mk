@@ -1,1 +1,44 @@
-# daemon: rules for this part (see Makefile.am)
+# daemon: bwsched(8).  Everything but main.c is a convenience library so
+# the unit tests link the same code.
+noinst_LTLIBRARIES += daemon/libbwdaemon.la
+daemon_libbwdaemon_la_SOURCES = \
+	daemon/bwsched.h daemon/conf.c daemon/conf.h daemon/log.c daemon/log.h \
+	daemon/ops.c daemon/ops.h daemon/peer.c daemon/peer.h \
+	daemon/regulator.c daemon/regulator.h daemon/reg_sim.c daemon/reg_sim.h \
+	daemon/sd.c daemon/sd.h daemon/server.c daemon/server.h \
+	daemon/tasks.c daemon/tasks.h daemon/validate.c daemon/validate.h
+daemon_libbwdaemon_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)
+daemon_libbwdaemon_la_LIBADD = proto/libbwproto.la model/libbwmodel.la \
+	lib/libbwutil.la $(MSGPACK_LIBS) $(SYSTEMD_LIBS) $(LIBEV_LIBS) $(LIBM)
+
+sbin_PROGRAMS += daemon/bwsched
+daemon_bwsched_SOURCES = daemon/main.c
+daemon_bwsched_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)
+daemon_bwsched_LDADD = daemon/libbwdaemon.la
+
+dist_man_MANS += man/bwsched.8 man/bwsched.conf.5
+dist_doc_DATA += doc/protocol.md
+
+# tests: unit tests, the protocol test client and the integration suites
+check_PROGRAMS += tests/daemon/test_config tests/daemon/bwtest
+tests_daemon_test_config_SOURCES = tests/daemon/test_config.c
+tests_daemon_test_config_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_daemon_test_config_LDADD = daemon/libbwdaemon.la
+tests_daemon_bwtest_SOURCES = tests/daemon/bwtest.c tests/daemon/tc.c \
+	tests/daemon/tc.h
+tests_daemon_bwtest_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/tests/daemon
+tests_daemon_bwtest_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
+TESTS += tests/daemon/test_config tests/daemon/basic.sh
+dist_check_SCRIPTS += tests/daemon/basic.sh
+EXTRA_DIST += tests/daemon/lib.sh
+check_PROGRAMS += tests/abuse/abuse
+tests_abuse_abuse_SOURCES = tests/abuse/abuse.c tests/daemon/tc.c \
+	tests/daemon/tc.h tests/daemon/jmp.c tests/daemon/jmp.h
+tests_abuse_abuse_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/tests/daemon
+tests_abuse_abuse_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
+TESTS += tests/abuse/abuse.sh
+dist_check_SCRIPTS += tests/abuse/abuse.sh
+TESTS += tests/daemon/notify.sh tests/daemon/activate.sh tests/daemon/reload.sh
+dist_check_SCRIPTS += tests/daemon/notify.sh tests/daemon/activate.sh \
+	tests/daemon/reload.sh
+EXTRA_DIST += tests/daemon/notifyd.py

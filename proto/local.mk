@@ -1,1 +1,29 @@
-# proto: rules for this part (see Makefile.am)
+# proto: the wire format shared by the daemon, libbwclient and bwctl.
+noinst_LTLIBRARIES += proto/libbwproto.la
+proto_libbwproto_la_SOURCES = proto/bwproto.h proto/msg.c proto/msg.h \
+	proto/wire.c proto/wire.h
+proto_libbwproto_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+proto_libbwproto_la_LIBADD = $(MSGPACK_LIBS)
+
+# unit tests of the reader, validators and framing
+check_PROGRAMS += tests/daemon/test_proto
+TESTS += tests/daemon/test_proto
+tests_daemon_test_proto_SOURCES = tests/daemon/test_proto.c \
+	tests/daemon/jmp.c tests/daemon/jmp.h daemon/validate.c daemon/validate.h
+tests_daemon_test_proto_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_daemon_test_proto_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
+
+# fuzz target: the daemon's decode + validate path
+FUZZ_PROGS += fuzz/fuzz_msg
+check_PROGRAMS += fuzz/fuzz_msg
+fuzz_fuzz_msg_SOURCES = fuzz/fuzz_msg.c daemon/validate.c daemon/validate.h
+fuzz_fuzz_msg_LDADD = proto/libbwproto.la lib/libbwutil.la $(MSGPACK_LIBS)
+if ENABLE_FUZZING
+fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(FUZZ_CFLAGS)
+fuzz_fuzz_msg_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
+else
+fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+fuzz_fuzz_msg_SOURCES += fuzz/driver.c fuzz/driver.h
+TESTS += fuzz/fuzz_msg
+endif
+EXTRA_DIST += fuzz/corpus/fuzz_msg

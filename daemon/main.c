@@ -1,0 +1,365 @@
+/*
+ * main.c - bwsched(8): options, configuration, the regulator, signals,
+ * systemd notification and the event loop.
+ */
+#include <config.h>	/* PACKAGE_VERSION */
+
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bwsched.h"
+#include "log.h"
+#include "sd.h"
+#include "server.h"
+#include "wire.h"
+
+#define DEFAULT_CONFIG	SYSCONFDIR "/bwsched.conf"
+#define TICK_S		0.001	/* page poll until the period engine exists */
+
+uint64_t
+bwsched_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: bwsched [-fnhV] [-c FILE] [-s SOCKET] "
+	    "[--regulator=NAME]\n"
+	    "  -c, --config FILE     configuration (default %s)\n"
+	    "  -s, --socket PATH     control socket (also $%s)\n"
+	    "  -f, --foreground      do not detach; log to stderr\n"
+	    "  -n, --check           check the configuration and exit\n"
+	    "      --regulator NAME  regulator backend (sim, kmod)\n"
+	    "  -V, --version         print the version\n"
+	    "  -h, --help            this help\n", DEFAULT_CONFIG,
+	    BWP_SOCKET_ENV);
+}
+
+/* Keys that need a restart keep their running values on reload. */
+static void
+keep_restart_keys(const struct config *old, struct config *c)
+{
+	static const char *const keys[] = { "socket", "regulator",
+		"period_ns", "lead_ns", "be_cores", "bwmax_events",
+		"heartbeat_timeout_ns", "period_thread_priority",
+		"period_thread_cpu" };
+	struct config_value	a, b;
+	size_t			i;
+	char			err[CONFIG_ERR_MAX];
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		config_get(old, keys[i], &a);
+		config_get(c, keys[i], &b);
+		if (memcmp(&a, &b, sizeof(a)) == 0)
+			continue;
+		log_msg(LOG_L_NOTICE, "reload: %s changes at the next restart",
+		    keys[i]);
+	}
+	c->period_ns = old->period_ns;
+	c->lead_ns = old->lead_ns;
+	c->ncores = old->ncores;
+	memcpy(c->cores, old->cores, sizeof(c->cores));
+	c->bwmax_events = old->bwmax_events;
+	c->heartbeat_timeout_ns = old->heartbeat_timeout_ns;
+	c->period_thread_priority = old->period_thread_priority;
+	c->period_thread_cpu = old->period_thread_cpu;
+	memcpy(c->socket, old->socket, sizeof(c->socket));
+	memcpy(c->regulator, old->regulator, sizeof(c->regulator));
+	if (config_check(c, err, sizeof(err)) < 0)
+		log_msg(LOG_L_WARNING, "reload: %s", err);
+}
+
+static void
+resolve_group(struct bwsched *d)
+{
+	struct group	*g;
+
+	d->have_admin_gid = false;
+	if (d->cfg.group[0] == '\0')
+		return;
+	if ((g = getgrnam(d->cfg.group)) == NULL) {
+		log_msg(LOG_L_WARNING, "admin group \"%s\" does not exist: "
+		    "only root is admin", d->cfg.group);
+		return;
+	}
+	d->admin_gid = g->gr_gid;
+	d->have_admin_gid = true;
+}
+
+void
+bwsched_config_changed(struct bwsched *d)
+{
+	log_set_level(d->cfg.log_level);
+	resolve_group(d);
+	if (d->reg != NULL)
+		d->reg_ops->set_rho(d->reg, d->cfg.rho);
+	if (d->tasks != NULL)
+		tasks_config(d->tasks, &d->cfg);
+}
+
+static int
+load_config(struct bwsched *d, struct config *c, char *err, size_t errlen)
+{
+	config_defaults(c);
+	if (config_load(c, d->config_path, d->config_optional, err,
+	    errlen) < 0)
+		return -1;
+	if (d->regulator_name != NULL)
+		snprintf(c->regulator, sizeof(c->regulator), "%s",
+		    d->regulator_name);
+	if (regulator_find(c->regulator) == NULL) {
+		snprintf(err, errlen, "%s: unknown regulator \"%s\"",
+		    d->config_path, c->regulator);
+		return -1;
+	}
+	return 0;
+}
+
+int
+bwsched_reload(struct bwsched *d, char *err, size_t errlen)
+{
+	struct config	c;
+	int		r = 0;
+
+	sd_notifyf_state("RELOADING=1\nMONOTONIC_USEC=%llu",
+	    (unsigned long long)(bwsched_now() / 1000));
+	if (load_config(d, &c, err, errlen) < 0) {
+		log_msg(LOG_L_ERR, "reload failed, keeping the old "
+		    "configuration: %s", err);
+		r = -1;
+	} else {
+		keep_restart_keys(&d->cfg, &c);
+		d->cfg = c;
+		bwsched_config_changed(d);
+		log_msg(LOG_L_NOTICE, "configuration reloaded");
+	}
+	sd_notifyf_state("READY=1\nSTATUS=%s", r < 0 ?
+	    "serving; last reload failed" : "serving");
+	return r;
+}
+
+static void
+regulator_budget(void *arg, const uint64_t *events, unsigned int n)
+{
+	struct bwsched	*d = arg;
+
+	if (d->reg_ops->set_static(d->reg, events, n) < 0)
+		log_msg(LOG_L_ERR, "regulator %s refused the static budget",
+		    d->reg_ops->name);
+}
+
+static int
+open_regulator(struct bwsched *d, char *err, size_t errlen)
+{
+	struct reg_config	rc;
+	const struct config	*c = &d->cfg;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.period_ns = c->period_ns;
+	rc.ncores = c->ncores;
+	memcpy(rc.cores, c->cores, sizeof(rc.cores));
+	rc.rho = c->rho;
+	rc.bwmax_events = c->bwmax_events;
+	rc.failsafe_events = (uint64_t)((double)c->bwmax_events *
+	    c->failsafe_q / c->ncores);
+	rc.heartbeat_timeout_ns = c->heartbeat_timeout_ns;
+	rc.device = "/dev/bwreg";
+	d->reg_ops = regulator_find(c->regulator);
+	return d->reg_ops->open(&d->reg, &rc, err, errlen);
+}
+
+static void
+signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct bwsched	*d = w->data;
+	char		err[CONFIG_ERR_MAX];
+
+	if (w->signum == SIGHUP) {
+		bwsched_reload(d, err, sizeof(err));
+		return;
+	}
+	log_msg(LOG_L_NOTICE, "signal %d: stopping", w->signum);
+	ev_break(loop, EVBREAK_ALL);
+}
+
+static void
+tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct bwsched	*d = w->data;
+
+	tasks_update(d->tasks);
+}
+
+static void
+watchdog_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct bwsched	*d = w->data;
+
+	sd_notifyf_state("WATCHDOG=1");
+	d->reg_ops->heartbeat(d->reg);
+}
+
+static void
+start_watchers(struct bwsched *d)
+{
+	uint64_t	wd = sd_watchdog_interval();
+	ev_signal	*s[] = { &d->sig_int, &d->sig_term, &d->sig_hup };
+	int		sig[] = { SIGINT, SIGTERM, SIGHUP };
+	int		i;
+
+	for (i = 0; i < 3; i++) {
+		ev_signal_init(s[i], signal_cb, sig[i]);
+		s[i]->data = d;
+		ev_signal_start(d->loop, s[i]);
+	}
+	ev_timer_init(&d->tick, tick_cb, TICK_S, TICK_S);
+	d->tick.data = d;
+	ev_timer_start(d->loop, &d->tick);
+	if (wd > 0) {
+		ev_timer_init(&d->watchdog, watchdog_cb, 0, wd / 2e6);
+		d->watchdog.data = d;
+		ev_timer_start(d->loop, &d->watchdog);
+	}
+}
+
+static int
+parse_args(struct bwsched *d, int argc, char **argv, bool *fg, bool *check)
+{
+	static const struct option lopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "check", no_argument, NULL, 'n' },
+		{ "regulator", required_argument, NULL, 'r' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int	c;
+
+	while ((c = getopt_long(argc, argv, "c:s:fnVh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			d->config_path = optarg;
+			d->config_optional = false;
+			break;
+		case 's':
+			d->socket_override = optarg;
+			break;
+		case 'f':
+			*fg = true;
+			break;
+		case 'n':
+			*check = true;
+			break;
+		case 'r':
+			d->regulator_name = optarg;
+			break;
+		case 'V':
+			printf("bwsched %s\n", PACKAGE_VERSION);
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+setup(struct bwsched *d, bool fg)
+{
+	struct tasks_hooks	h = { d, server_event_lock, regulator_budget,
+				    server_event_kernel };
+	char			err[CONFIG_ERR_MAX];
+
+	if (!fg && daemon(0, 0) < 0) {
+		fprintf(stderr, "bwsched: daemon: %s\n", strerror(errno));
+		return -1;
+	}
+	log_init(fg);
+	log_set_level(d->cfg.log_level);
+	resolve_group(d);
+	d->loop = ev_default_loop(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
+	d->rbuf = malloc(BWP_RECV_BUF);
+	if (d->loop == NULL || d->rbuf == NULL) {
+		log_msg(LOG_L_ERR, "cannot set up the event loop");
+		return -1;
+	}
+	if (open_regulator(d, err, sizeof(err)) < 0) {
+		log_msg(LOG_L_ERR, "regulator %s: %s", d->cfg.regulator, err);
+		return -1;
+	}
+	if ((d->tasks = tasks_new(&d->cfg, &h)) == NULL ||
+	    server_open(d, err, sizeof(err)) < 0) {
+		log_msg(LOG_L_ERR, "%s", d->tasks ? err : "out of memory");
+		return -1;
+	}
+	tasks_update(d->tasks);	/* hands the unregulated budget over */
+	log_set_hook(server_event_log, d);
+	start_watchers(d);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct bwsched	d;
+	char			err[CONFIG_ERR_MAX];
+	bool			fg = false, check = false;
+	int			rc = 1;
+
+	d.config_path = DEFAULT_CONFIG;
+	d.config_optional = true;
+	d.listen_fd = -1;
+	d.socket_override = getenv(BWP_SOCKET_ENV);
+	if (parse_args(&d, argc, argv, &fg, &check) < 0)
+		return 2;
+	if (load_config(&d, &d.cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "bwsched: %s\n", err);
+		return 1;
+	}
+	if (check) {
+		printf("%s: configuration OK\n", d.config_path);
+		return 0;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	d.start_ns = bwsched_now();
+	if (setup(&d, fg) == 0) {
+		log_msg(LOG_L_NOTICE, "bwsched %s serving on %s (regulator %s)",
+		    PACKAGE_VERSION, d.activated ? "the activated socket" :
+		    d.socket_path, d.reg_ops->name);
+		sd_notifyf_state("READY=1\nSTATUS=serving, regulator %s",
+		    d.reg_ops->name);
+		ev_run(d.loop, 0);
+		sd_notifyf_state("STOPPING=1");
+		rc = 0;
+	}
+	log_set_hook(NULL, NULL);
+	if (d.loop != NULL)
+		server_close(&d);
+	tasks_free(d.tasks);
+	if (d.reg != NULL)
+		d.reg_ops->close(d.reg);
+	free(d.rbuf);
+	return rc;
+}

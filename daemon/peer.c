@@ -1,0 +1,247 @@
+/*
+ * peer.c - client connections (see peer.h).
+ */
+#include <config.h>
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "ops.h"
+#include "peer.h"
+#include "wire.h"
+
+bool
+peer_is_admin(const struct bwsched *d, pid_t pid, uid_t uid, gid_t gid)
+{
+	char		path[64], line[4096], *p, *end;
+	unsigned long	g;
+	FILE		*f;
+	bool		found = false;
+
+	if (uid == 0)
+		return true;
+	if (!d->have_admin_gid)
+		return false;
+	if (gid == d->admin_gid)
+		return true;
+	/* supplementary groups are not in SO_PEERCRED */
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "Groups:", 7) != 0)
+			continue;
+		for (p = line + 7;; p = end) {
+			g = strtoul(p, &end, 10);
+			if (end == p)
+				break;
+			if (g == d->admin_gid)
+				found = true;
+		}
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+static void	peer_read_cb(struct ev_loop *, ev_io *, int);
+static void	peer_write_cb(struct ev_loop *, ev_io *, int);
+
+struct peer *
+peer_new(struct bwsched *d, int fd)
+{
+	struct ucred	cr;
+	socklen_t	len = sizeof(cr);
+	struct peer	*p;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0 ||
+	    (p = calloc(1, sizeof(*p))) == NULL) {
+		log_msg(LOG_L_WARNING, "cannot take a connection: %s",
+		    strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	p->d = d;
+	p->fd = fd;
+	p->id = ++d->next_client;
+	p->pid = cr.pid;
+	p->uid = cr.uid;
+	p->gid = cr.gid;
+	p->admin = peer_is_admin(d, cr.pid, cr.uid, cr.gid);
+	p->qtail = &p->qhead;
+	p->tokens = (double)d->cfg.max_msgs_per_sec;
+	p->refill_ns = bwsched_now();
+	ev_io_init(&p->rio, peer_read_cb, fd, EV_READ);
+	ev_io_init(&p->wio, peer_write_cb, fd, EV_WRITE);
+	p->rio.data = p->wio.data = p;
+	ev_io_start(d->loop, &p->rio);
+	p->next = d->peers;
+	if (d->peers != NULL)
+		d->peers->prev = p;
+	d->peers = p;
+	d->npeers++;
+	log_msg(LOG_L_DEBUG, "client %u connected: pid %d uid %d%s", p->id,
+	    (int)p->pid, (int)p->uid, p->admin ? " (admin)" : "");
+	return p;
+}
+
+void
+peer_free(struct peer *p)
+{
+	struct bwsched	*d = p->d;
+	struct outbuf	*o, *n;
+
+	ev_io_stop(d->loop, &p->rio);
+	ev_io_stop(d->loop, &p->wio);
+	if (p->task != NULL) {
+		log_task(LOG_L_INFO, p->task->id, p->pid, "task \"%s\" gone",
+		    p->task->name);
+		tasks_unregister(d->tasks, p->task);
+		p->task = NULL;
+	}
+	for (o = p->qhead; o != NULL; o = n) {
+		n = o->next;
+		free(o);
+	}
+	close(p->fd);
+	if (p->prev != NULL)
+		p->prev->next = p->next;
+	else
+		d->peers = p->next;
+	if (p->next != NULL)
+		p->next->prev = p->prev;
+	d->npeers--;
+	free(p);
+}
+
+void
+peer_kill(struct peer *p, const char *why)
+{
+	if (p->dead)
+		return;
+	p->dead = true;
+	ev_io_stop(p->d->loop, &p->rio);
+	ev_io_stop(p->d->loop, &p->wio);
+	/* SHUT_RD: a hung-up process loses its lock even before the reaper */
+	shutdown(p->fd, SHUT_RDWR);
+	log_msg(LOG_L_INFO, "client %u (pid %d) closed: %s", p->id,
+	    (int)p->pid, why);
+}
+
+static int
+enqueue(struct peer *p, const void *buf, size_t len)
+{
+	struct outbuf	*o;
+
+	if (p->qbytes + len > p->d->cfg.max_output_bytes) {
+		peer_kill(p, "slow reader: output queue over max_output_bytes");
+		return -1;
+	}
+	if ((o = malloc(sizeof(*o) + len)) == NULL) {
+		peer_kill(p, "out of memory");
+		return -1;
+	}
+	o->next = NULL;
+	o->len = len;
+	memcpy(o->data, buf, len);
+	*p->qtail = o;
+	p->qtail = &o->next;
+	p->qbytes += len;
+	ev_io_start(p->d->loop, &p->wio);
+	return 0;
+}
+
+void
+peer_send(struct peer *p, const void *buf, size_t len)
+{
+	int	r;
+
+	if (p->dead)
+		return;
+	if (p->qhead == NULL) {
+		r = bwp_wire_send(p->fd, buf, len, NULL, 0, MSG_DONTWAIT);
+		if (r == 0)
+			return;
+		if (r != -EAGAIN) {
+			peer_kill(p, strerror(-r));
+			return;
+		}
+	}
+	enqueue(p, buf, len);
+}
+
+static void
+peer_write_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct peer	*p = w->data;
+	struct outbuf	*o;
+	int		r;
+
+	while ((o = p->qhead) != NULL) {
+		r = bwp_wire_send(p->fd, o->data, o->len, NULL, 0, MSG_DONTWAIT);
+		if (r == -EAGAIN)
+			return;
+		if (r < 0) {
+			peer_kill(p, strerror(-r));
+			return;
+		}
+		p->qhead = o->next;
+		p->qbytes -= o->len;
+		free(o);
+	}
+	p->qtail = &p->qhead;
+	ev_io_stop(loop, w);
+}
+
+/* Token bucket: max_msgs_per_sec per second, burst of one second. */
+static bool
+rate_ok(struct peer *p)
+{
+	double		rate = (double)p->d->cfg.max_msgs_per_sec;
+	uint64_t	now = bwsched_now();
+
+	p->tokens += (double)(now - p->refill_ns) * rate / 1e9;
+	p->refill_ns = now;
+	if (p->tokens > rate)
+		p->tokens = rate;
+	if (p->tokens < 1)
+		return false;
+	p->tokens -= 1;
+	return true;
+}
+
+static void
+peer_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct peer	*p = w->data;
+	struct bwp_recv	rv;
+	int		i, r;
+
+	/* a bounded batch, so one busy client cannot starve the others */
+	for (i = 0; i < 32 && !p->dead; i++) {
+		r = bwp_wire_recv(p->fd, p->d->rbuf, BWP_RECV_BUF, &rv,
+		    MSG_DONTWAIT);
+		if (r == -EAGAIN || r == -EWOULDBLOCK)
+			break;
+		if (r <= 0) {
+			peer_kill(p, r == 0 ? "hung up" : strerror(-r));
+			break;
+		}
+		if (rate_ok(p)) {
+			p->rate_in_row = 0;
+			ops_dispatch(p, &rv);
+		} else {
+			ops_reject_rate(p, &rv);
+			if (++p->rate_in_row > p->d->cfg.max_msgs_per_sec)
+				peer_kill(p, "persistent flooding over "
+				    "max_msgs_per_sec");
+		}
+		bwp_wire_close_fds(&rv);
+	}
+	tasks_update(p->d->tasks);
+}

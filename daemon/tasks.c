@@ -1,0 +1,663 @@
+/*
+ * tasks.c - task and kernel registry, bandwidth lock (see tasks.h).
+ */
+#include <config.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "budget.h"
+#include "tasks.h"
+#include "wire.h"
+
+struct tasks {
+	const struct config	*cfg;
+	struct tasks_hooks	hooks;
+	struct task		*list;
+	unsigned int		ntasks;
+	unsigned int		nkernels;
+	uint32_t		next_task;
+	uint32_t		next_kernel;
+	unsigned int		holders;
+	double			q_static;	/* -1: no holder */
+	unsigned int		ncores;
+	uint64_t		budget[REG_MAX_CORES];
+	bool			budget_valid;
+	pthread_mutex_t		snap_lock;
+	struct tasks_snapshot	*snap;		/* room for max_tasks */
+	unsigned int		snap_cap;
+};
+
+struct tasks *
+tasks_new(const struct config *cfg, const struct tasks_hooks *hooks)
+{
+	struct tasks	*ts = calloc(1, sizeof(*ts));
+
+	if (ts == NULL)
+		return NULL;
+	ts->cfg = cfg;
+	ts->hooks = *hooks;
+	ts->next_task = 1;
+	ts->next_kernel = 1;
+	ts->q_static = -1;
+	pthread_mutex_init(&ts->snap_lock, NULL);
+	ts->snap_cap = 16;
+	ts->snap = calloc(1, sizeof(*ts->snap) +
+	    ts->snap_cap * sizeof(struct tasks_holder));
+	if (ts->snap == NULL) {
+		free(ts);
+		return NULL;
+	}
+	ts->snap->q_static = -1;
+	return ts;
+}
+
+static void
+kernel_free(struct kernel *k)
+{
+	free(k->pt);
+	free(k);
+}
+
+static void
+task_free(struct task *t)
+{
+	unsigned int	i;
+
+	for (i = 0; i < t->nkernels; i++)
+		kernel_free(t->kernels[i]);
+	free(t->kernels);
+	if (t->tp != NULL)
+		munmap(t->tp, BWSHM_TASK_PAGE_SIZE);
+	if (t->pp != NULL)
+		munmap(t->pp, t->pp_size);
+	free(t);
+}
+
+void
+tasks_free(struct tasks *ts)
+{
+	struct task	*t, *n;
+
+	if (ts == NULL)
+		return;
+	for (t = ts->list; t != NULL; t = n) {
+		n = t->next;
+		task_free(t);
+	}
+	pthread_mutex_destroy(&ts->snap_lock);
+	free(ts->snap);
+	free(ts);
+}
+
+/* ---- lock state --------------------------------------------------- */
+
+bool
+tasks_task_locked(const struct task *t)
+{
+	const struct bwshm_task_page	*p = t->tp;
+
+	if (t->lock_depth > 0 || t->memcpy_depth > 0 || t->nstreams > 0)
+		return true;
+	if (p == NULL)
+		return false;
+	return __atomic_load_n(&p->lock_depth, __ATOMIC_ACQUIRE) > 0 ||
+	    __atomic_load_n(&p->memcpy_depth, __ATOMIC_ACQUIRE) > 0 ||
+	    __atomic_load_n(&p->active_streams, __ATOMIC_ACQUIRE) != 0;
+}
+
+unsigned int
+tasks_active_streams(const struct task *t)
+{
+	uint64_t	page = 0;
+
+	if (t->tp != NULL)
+		page = __atomic_load_n(&t->tp->active_streams,
+		    __ATOMIC_ACQUIRE);
+	return t->nstreams + (unsigned int)__builtin_popcountll(page);
+}
+
+/* A task's static Q-bar: the smallest of its kernels'; 0 without any
+ * (a copy or an uninstrumented kernel gets full protection). */
+static double
+task_qbar(const struct task *t)
+{
+	double		q = 1;
+	unsigned int	i;
+
+	if (t->nkernels == 0)
+		return 0;
+	for (i = 0; i < t->nkernels; i++)
+		if (t->kernels[i]->q_nominal < q)
+			q = t->kernels[i]->q_nominal;
+	return q;
+}
+
+static void
+compute_budget(const struct tasks *ts, double q, uint64_t *ev)
+{
+	const struct config	*c = ts->cfg;
+	double			total;
+	unsigned int		i;
+
+	for (i = 0; i < c->ncores; i++) {
+		if (q < 0) {
+			ev[i] = REG_UNLIMITED;
+			continue;
+		}
+		total = (double)c->bwmax_events * q - (double)c->overhead_events;
+		if (total < 0)
+			total = 0;
+		ev[i] = (uint64_t)(total / c->ncores);
+	}
+}
+
+static int
+snap_reserve(struct tasks *ts, unsigned int n)
+{
+	struct tasks_snapshot	*s;
+	unsigned int		cap = ts->snap_cap;
+
+	if (n <= cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	s = realloc(ts->snap, sizeof(*s) + cap * sizeof(struct tasks_holder));
+	if (s == NULL)
+		return -1;
+	ts->snap = s;
+	ts->snap_cap = cap;
+	return 0;
+}
+
+static void
+publish(struct tasks *ts)
+{
+	struct tasks_holder	*h;
+	struct task		*t;
+	unsigned int		n = 0;
+
+	pthread_mutex_lock(&ts->snap_lock);
+	if (snap_reserve(ts, ts->ntasks) == 0) {
+		for (t = ts->list; t != NULL; t = t->next) {
+			if (!t->locked)
+				continue;
+			h = &ts->snap->holder[n++];
+			h->task = t->id;
+			h->qbar = task_qbar(t);
+			h->tp = t->tp;
+			h->pp = t->pp;
+			h->pp_size = t->pp_size;
+		}
+	}
+	ts->snap->nholders = n;
+	ts->snap->q_static = ts->q_static;
+	ts->snap->gen++;
+	pthread_mutex_unlock(&ts->snap_lock);
+}
+
+void
+tasks_snapshot(struct tasks *ts, struct tasks_snapshot *out, unsigned int max)
+{
+	unsigned int	n;
+
+	pthread_mutex_lock(&ts->snap_lock);
+	n = ts->snap->nholders < max ? ts->snap->nholders : max;
+	out->gen = ts->snap->gen;
+	out->nholders = n;
+	out->q_static = ts->snap->q_static;
+	memcpy(out->holder, ts->snap->holder, n * sizeof(out->holder[0]));
+	pthread_mutex_unlock(&ts->snap_lock);
+}
+
+/* Recompute holders and the static budget; force: publish regardless. */
+static void
+update(struct tasks *ts, bool force)
+{
+	uint64_t	ev[REG_MAX_CORES];
+	struct task	*t;
+	unsigned int	holders = 0;
+	double		q = -1, tq;
+	bool		changed = force, now;
+
+	for (t = ts->list; t != NULL; t = t->next) {
+		now = tasks_task_locked(t);
+		if (now != t->locked) {
+			t->locked = now;
+			changed = true;
+			ts->hooks.lock(ts->hooks.arg, t, now);
+		}
+		if (!now)
+			continue;
+		holders++;
+		tq = task_qbar(t);
+		if (q < 0 || tq < q)
+			q = tq;
+	}
+	if (!changed && q == ts->q_static && ts->budget_valid)
+		return;
+	ts->holders = holders;
+	ts->q_static = q;
+	compute_budget(ts, q, ev);
+	if (!ts->budget_valid || ts->ncores != ts->cfg->ncores ||
+	    memcmp(ev, ts->budget, ts->cfg->ncores * sizeof(ev[0])) != 0) {
+		ts->ncores = ts->cfg->ncores;
+		memcpy(ts->budget, ev, ts->ncores * sizeof(ev[0]));
+		ts->budget_valid = true;
+		ts->hooks.budget(ts->hooks.arg, ev, ts->ncores);
+	}
+	publish(ts);
+}
+
+void
+tasks_update(struct tasks *ts)
+{
+	update(ts, false);
+}
+
+void
+tasks_config(struct tasks *ts, const struct config *cfg)
+{
+	ts->cfg = cfg;
+	ts->budget_valid = false;
+	update(ts, true);
+}
+
+/* ---- tasks -------------------------------------------------------- */
+
+static int
+map_page(int fd, size_t size, void **out, char *err, size_t errlen)
+{
+	void	*p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map page: %s", strerror(errno));
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
+/* Check and map the pages; fds[] follow the mask order. */
+static int
+take_pages(struct task *t, const int *fds, int nfds, char *err,
+    size_t errlen)
+{
+	uint64_t	size;
+	void		*p;
+	int		i = 0;
+
+	if (t->pages & 1) {
+		if (bwp_memfd_check(fds[i], &size, err, errlen) < 0)
+			return BWP_E_BADFD;
+		if (size != BWSHM_TASK_PAGE_SIZE) {
+			snprintf(err, errlen, "task page is %llu bytes, must "
+			    "be %d", (unsigned long long)size,
+			    BWSHM_TASK_PAGE_SIZE);
+			return BWP_E_BADFD;
+		}
+		if (map_page(fds[i], BWSHM_TASK_PAGE_SIZE, &p, err, errlen) < 0)
+			return BWP_E_INTERNAL;
+		t->tp = p;
+		if (bwp_task_page_check(p, size, err, errlen) < 0)
+			return BWP_E_BADFD;
+		i++;
+	}
+	if (t->pages & 2) {
+		if (bwp_memfd_check(fds[i], &size, err, errlen) < 0 ||
+		    bwp_progress_page_check(fds[i], size, err, errlen) < 0)
+			return BWP_E_BADFD;
+		if (map_page(fds[i], size, &p, err, errlen) < 0)
+			return BWP_E_INTERNAL;
+		t->pp = p;
+		t->pp_size = size;
+		/* checked above; kept so later page writes cannot change it */
+		t->nslots = ((const struct bwshm_progress_hdr *)p)->nslots;
+		if (t->nslots < 1 || t->nslots > BWSHM_MAX_SLOTS) {
+			snprintf(err, errlen, "progress page changed");
+			return BWP_E_BADFD;
+		}
+	}
+	return BWP_OK;
+}
+
+int
+tasks_register(struct tasks *ts, pid_t pid, const struct req_task_register *r,
+    const int *fds, int nfds, struct task **out, char *err, size_t errlen)
+{
+	struct task	*t;
+	int		st, i;
+
+	if (ts->ntasks >= ts->cfg->max_tasks) {
+		snprintf(err, errlen, "task limit (%llu) reached",
+		    (unsigned long long)ts->cfg->max_tasks);
+		st = BWP_E_LIMIT;
+		goto out;
+	}
+	if ((t = calloc(1, sizeof(*t))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		st = BWP_E_INTERNAL;
+		goto out;
+	}
+	t->pid = pid;
+	snprintf(t->name, sizeof(t->name), "%s", r->name);
+	t->period_ns = r->period_ns;
+	t->priority = (unsigned int)r->priority;
+	t->pages = (unsigned int)r->pages;
+	st = take_pages(t, fds, nfds, err, errlen);
+	if (st != BWP_OK) {
+		task_free(t);
+		goto out;
+	}
+	t->id = ts->next_task++;
+	t->next = ts->list;
+	ts->list = t;
+	ts->ntasks++;
+	*out = t;
+	update(ts, true);
+out:
+	/* the mappings keep the pages; the descriptors are not needed */
+	for (i = 0; i < nfds; i++)
+		close(fds[i]);
+	return st;
+}
+
+void
+tasks_unregister(struct tasks *ts, struct task *t)
+{
+	struct task	**pp;
+
+	for (pp = &ts->list; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	ts->ntasks--;
+	ts->nkernels -= t->nkernels;
+	if (t->locked)
+		ts->hooks.lock(ts->hooks.arg, t, false);
+	/* republish without t before its pages go away */
+	update(ts, true);
+	task_free(t);
+}
+
+struct task *
+tasks_first(struct tasks *ts)
+{
+	return ts->list;
+}
+
+struct task *
+tasks_find(struct tasks *ts, uint32_t id)
+{
+	struct task	*t;
+
+	for (t = ts->list; t != NULL; t = t->next)
+		if (t->id == id)
+			return t;
+	return NULL;
+}
+
+unsigned int
+tasks_count(const struct tasks *ts)
+{
+	return ts->ntasks;
+}
+
+unsigned int
+tasks_kernel_count(const struct tasks *ts)
+{
+	return ts->nkernels;
+}
+
+unsigned int
+tasks_holders(const struct tasks *ts)
+{
+	return ts->holders;
+}
+
+double
+tasks_q_static(const struct tasks *ts)
+{
+	return ts->q_static;
+}
+
+const uint64_t *
+tasks_static_budget(const struct tasks *ts, unsigned int *n)
+{
+	*n = ts->budget_valid ? ts->ncores : 0;
+	return ts->budget;
+}
+
+/* ---- kernels ------------------------------------------------------ */
+
+static struct kernel *
+find_kernel(const struct task *t, uint64_t id)
+{
+	unsigned int	i;
+
+	for (i = 0; i < t->nkernels; i++)
+		if (t->kernels[i]->id == id)
+			return t->kernels[i];
+	return NULL;
+}
+
+/* Q-bar and the bounds with the model (DESIGN.md section 4). */
+static int
+kernel_model(const struct tasks *ts, struct kernel *k,
+    const struct req_kernel_register *r, char *err, size_t errlen)
+{
+	struct budget_nominal	bn;
+	unsigned int		i;
+
+	k->wk.nclusters = r->nclusters;
+	k->wk.m = r->concurrency;
+	k->wk.period = (double)ts->cfg->period_ns;
+	for (i = 0; i < r->nclusters; i++) {
+		k->wk.c[i].e0 = (double)r->e0[i];
+		k->wk.c[i].e1 = (double)r->e1[i];
+	}
+	if (wcet_prepare(&k->wk) < 0 ||
+	    progress_table_init(k->pt, r->blocks, r->nclusters,
+	    r->nintervals, r->first, r->cluster) < 0) {
+		snprintf(err, errlen, "the model rejects the cluster table");
+		return -1;
+	}
+	if (r->has_q) {
+		k->q_nominal = r->q;
+	} else {
+		if (budget_nominal(&k->wk, k->pt->n, r->has_slowdown ?
+		    r->slowdown : ts->cfg->slowdown,
+		    (double)ts->cfg->bwmax_events,
+		    (double)ts->cfg->overhead_events, &bn) < 0) {
+			snprintf(err, errlen, "nominal budget search failed");
+			return -1;
+		}
+		k->q_nominal = bn.q;
+	}
+	k->wcet_ns = wcet_bound(&k->wk, k->pt->n, k->q_nominal, 0);
+	k->wcet0_ns = wcet_bound(&k->wk, k->pt->n, 0, 0);
+	return 0;
+}
+
+static int
+kernel_add(struct task *t, struct kernel *k)
+{
+	struct kernel	**v;
+
+	v = realloc(t->kernels, (t->nkernels + 1) * sizeof(*v));
+	if (v == NULL)
+		return -1;
+	t->kernels = v;
+	t->kernels[t->nkernels++] = k;
+	return 0;
+}
+
+int
+tasks_kernel_register(struct tasks *ts, struct task *t,
+    const struct req_kernel_register *r, struct kernel **out, char *err,
+    size_t errlen)
+{
+	struct kernel	*k;
+	unsigned int	i;
+
+	for (i = 0; i < t->nkernels; i++)
+		if (strcmp(t->kernels[i]->name, r->name) == 0) {
+			snprintf(err, errlen, "kernel \"%s\" already "
+			    "registered", r->name);
+			return BWP_E_EXIST;
+		}
+	if (t->nkernels >= ts->cfg->max_kernels_per_task) {
+		snprintf(err, errlen, "kernel limit (%llu) reached",
+		    (unsigned long long)ts->cfg->max_kernels_per_task);
+		return BWP_E_LIMIT;
+	}
+	k = calloc(1, sizeof(*k));
+	if (k == NULL || (k->pt = calloc(1, sizeof(*k->pt))) == NULL) {
+		free(k);
+		snprintf(err, errlen, "out of memory");
+		return BWP_E_INTERNAL;
+	}
+	snprintf(k->name, sizeof(k->name), "%s", r->name);
+	k->blocks = r->blocks;
+	k->concurrency = r->concurrency;
+	k->nclusters = r->nclusters;
+	memcpy(k->e0, r->e0, sizeof(k->e0));
+	memcpy(k->e1, r->e1, sizeof(k->e1));
+	if (kernel_model(ts, k, r, err, errlen) < 0 || kernel_add(t, k) < 0) {
+		kernel_free(k);
+		return err[0] ? BWP_E_BADARG : BWP_E_INTERNAL;
+	}
+	k->id = ts->next_kernel++;
+	ts->nkernels++;
+	*out = k;
+	update(ts, false);
+	return BWP_OK;
+}
+
+static int
+stream_add(struct task *t, uint64_t s)
+{
+	unsigned int	i;
+
+	for (i = 0; i < t->nstreams; i++)
+		if (t->streams[i] == s)
+			return 0;
+	if (t->nstreams == BWSHM_MAX_STREAMS)
+		return -1;
+	t->streams[t->nstreams++] = s;
+	return 0;
+}
+
+int
+tasks_kernel_start(struct tasks *ts, struct task *t,
+    const struct req_kernel_start *r, uint64_t now, uint64_t *launch,
+    char *err, size_t errlen)
+{
+	struct kernel	*k = find_kernel(t, r->kernel);
+
+	if (k == NULL) {
+		snprintf(err, errlen, "no kernel %llu in this task",
+		    (unsigned long long)r->kernel);
+		return BWP_E_NOENT;
+	}
+	if (r->has_slot && r->slot >= t->nslots) {
+		snprintf(err, errlen, "\"slot\" %llu is not in the progress "
+		    "page", (unsigned long long)r->slot);
+		return BWP_E_BADARG;
+	}
+	if (stream_add(t, r->stream) < 0) {
+		snprintf(err, errlen, "more than %d active streams",
+		    BWSHM_MAX_STREAMS);
+		return BWP_E_LIMIT;
+	}
+	*launch = ++t->next_launch;
+	k->launches++;
+	k->running++;
+	ts->hooks.kernel(ts->hooks.arg, t, k, *launch, "start",
+	    r->has_launch_ns ? r->launch_ns : now);
+	update(ts, false);
+	return BWP_OK;
+}
+
+int
+tasks_kernel_end(struct tasks *ts, struct task *t,
+    const struct req_kernel_end *r, uint64_t now, char *err, size_t errlen)
+{
+	struct kernel	*k = find_kernel(t, r->kernel);
+
+	if (k == NULL || (r->has_launch && (r->launch == 0 ||
+	    r->launch > t->next_launch))) {
+		snprintf(err, errlen, "no such kernel or launch");
+		return BWP_E_NOENT;
+	}
+	if (k->running > 0)
+		k->running--;
+	ts->hooks.kernel(ts->hooks.arg, t, k, r->has_launch ? r->launch : 0,
+	    "end", now);
+	return BWP_OK;
+}
+
+int
+tasks_stream_sync(struct tasks *ts, struct task *t,
+    const struct req_stream_sync *r, char *err, size_t errlen)
+{
+	unsigned int	i;
+
+	if (r->all) {
+		t->nstreams = 0;
+	} else {
+		for (i = 0; i < t->nstreams; i++)
+			if (t->streams[i] == r->stream) {
+				t->streams[i] = t->streams[--t->nstreams];
+				break;
+			}
+	}
+	update(ts, false);
+	return BWP_OK;
+}
+
+int
+tasks_memcpy(struct tasks *ts, struct task *t, bool begin, char *err,
+    size_t errlen)
+{
+	if (begin) {
+		if (t->memcpy_depth == UINT32_MAX) {
+			snprintf(err, errlen, "memcpy nesting too deep");
+			return BWP_E_LIMIT;
+		}
+		t->memcpy_depth++;
+	} else {
+		if (t->memcpy_depth == 0) {
+			snprintf(err, errlen, "memcpy.end without memcpy.begin");
+			return BWP_E_STATE;
+		}
+		t->memcpy_depth--;
+	}
+	update(ts, false);
+	return BWP_OK;
+}
+
+int
+tasks_lock(struct tasks *ts, struct task *t, bool lock, char *err,
+    size_t errlen)
+{
+	if (lock) {
+		if (t->lock_depth == UINT32_MAX) {
+			snprintf(err, errlen, "lock nesting too deep");
+			return BWP_E_LIMIT;
+		}
+		t->lock_depth++;
+	} else {
+		if (t->lock_depth == 0) {
+			snprintf(err, errlen, "unlock without lock");
+			return BWP_E_STATE;
+		}
+		t->lock_depth--;
+	}
+	update(ts, false);
+	return BWP_OK;
+}

@@ -1,0 +1,142 @@
+/*
+ * tasks.h - the registry of RT tasks and their kernels, and the bandwidth
+ * lock of BWLOCK++ Table 1: a task holds the lock while its explicit lock
+ * depth > 0, a synchronous copy is in flight or one of its streams is
+ * active; the socket state and the task page's words are OR-ed.
+ *
+ * Runs on the event loop.  What a period thread will need (holders, their
+ * Q-bar and their pages) is published as a snapshot under a mutex every
+ * time it changes; tasks_snapshot() copies it out.  Pages stay mapped
+ * until the snapshot that names them has been replaced.
+ */
+#ifndef TASKS_H
+#define TASKS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <bwsched/bwshm.h>
+
+#include "bwproto.h"
+#include "conf.h"
+#include "progress.h"
+#include "validate.h"
+#include "wcet.h"
+
+struct kernel {
+	uint32_t		id;
+	char			name[BWP_MAX_NAME + 1];
+	uint32_t		blocks;
+	uint32_t		concurrency;
+	unsigned int		nclusters;
+	uint64_t		e0[BWP_MAX_CLUSTERS];
+	uint64_t		e1[BWP_MAX_CLUSTERS];
+	struct wcet_kernel	wk;
+	struct progress_table	*pt;
+	double			q_nominal;	/* Q-bar */
+	uint64_t		wcet_ns;	/* G(Q-bar,{Ni},0) */
+	uint64_t		wcet0_ns;	/* G(0,{Ni}) */
+	uint64_t		launches;
+	unsigned int		running;	/* starts not yet ended */
+};
+
+struct task {
+	struct task		*next;
+	uint32_t		id;
+	pid_t			pid;
+	char			name[BWP_MAX_NAME + 1];
+	uint64_t		period_ns;
+	unsigned int		priority;
+	unsigned int		pages;		/* 1 task page, 2 progress page */
+	struct bwshm_task_page	*tp;		/* read-only mapping or NULL */
+	void			*pp;		/* progress page or NULL */
+	size_t			pp_size;
+	unsigned int		nslots;		/* of the progress page */
+	uint64_t		streams[BWSHM_MAX_STREAMS]; /* active, socket */
+	unsigned int		nstreams;
+	unsigned int		memcpy_depth;
+	unsigned int		lock_depth;
+	bool			locked;		/* last computed state */
+	struct kernel		**kernels;
+	unsigned int		nkernels;
+	uint64_t		next_launch;
+};
+
+/* What a period thread reads: one entry per lock holder. */
+struct tasks_holder {
+	uint32_t			task;
+	double				qbar;
+	const struct bwshm_task_page	*tp;
+	const void			*pp;
+	size_t				pp_size;
+};
+
+struct tasks_snapshot {
+	uint64_t		gen;		/* bumped on every publish */
+	unsigned int		nholders;
+	double			q_static;	/* smallest holder Q-bar, -1 none */
+	struct tasks_holder	holder[];	/* up to max_tasks */
+};
+
+struct tasks_hooks {
+	void	*arg;
+	void	(*lock)(void *, const struct task *, bool locked);
+	void	(*budget)(void *, const uint64_t *events, unsigned int ncores);
+	void	(*kernel)(void *, const struct task *, const struct kernel *,
+		    uint64_t launch, const char *what, uint64_t ts_ns);
+};
+
+struct tasks;
+
+struct tasks	*tasks_new(const struct config *, const struct tasks_hooks *);
+void		 tasks_free(struct tasks *);
+/* The config changed (reload/set): keep the pointer, recompute budgets. */
+void		 tasks_config(struct tasks *, const struct config *);
+
+/*
+ * task.register: takes ownership of the descriptors in fds (closes them).
+ * Returns a status; err explains failures.
+ */
+int	tasks_register(struct tasks *, pid_t, const struct req_task_register *,
+	    const int *fds, int nfds, struct task **, char *err, size_t);
+void	tasks_unregister(struct tasks *, struct task *);
+
+int	tasks_kernel_register(struct tasks *, struct task *,
+	    const struct req_kernel_register *, struct kernel **, char *err,
+	    size_t);
+int	tasks_kernel_start(struct tasks *, struct task *,
+	    const struct req_kernel_start *, uint64_t now, uint64_t *launch,
+	    char *err, size_t);
+int	tasks_kernel_end(struct tasks *, struct task *,
+	    const struct req_kernel_end *, uint64_t now, char *err, size_t);
+int	tasks_stream_sync(struct tasks *, struct task *,
+	    const struct req_stream_sync *, char *err, size_t);
+int	tasks_memcpy(struct tasks *, struct task *, bool begin, char *err,
+	    size_t);
+int	tasks_lock(struct tasks *, struct task *, bool lock, char *err, size_t);
+
+/*
+ * Re-read every task page, recompute who holds the lock, and on a change
+ * emit lock events, hand the static budget to the regulator hook and
+ * publish a new snapshot.  Called after every message and on a tick.
+ */
+void	tasks_update(struct tasks *);
+
+/* Accessors for status/tasks/kernels. */
+struct task	*tasks_first(struct tasks *);
+struct task	*tasks_find(struct tasks *, uint32_t id);
+unsigned int	 tasks_count(const struct tasks *);
+unsigned int	 tasks_kernel_count(const struct tasks *);
+unsigned int	 tasks_holders(const struct tasks *);
+double		 tasks_q_static(const struct tasks *);
+const uint64_t	*tasks_static_budget(const struct tasks *, unsigned int *n);
+bool		 tasks_task_locked(const struct task *);
+unsigned int	 tasks_active_streams(const struct task *);
+
+/* Copy the current snapshot into out (room for max entries). */
+void	tasks_snapshot(struct tasks *, struct tasks_snapshot *out,
+	    unsigned int max);
+
+#endif /* TASKS_H */

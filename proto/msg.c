@@ -1,0 +1,650 @@
+/*
+ * msg.c - message reader and writer over msgpack-c (see msg.h).
+ */
+#include <config.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+
+/* ---- pre-scan ----------------------------------------------------- */
+
+static uint64_t
+be_read(const uint8_t *p, unsigned int n)
+{
+	uint64_t	v = 0;
+
+	while (n-- > 0)
+		v = (v << 8) | *p++;
+	return v;
+}
+
+/*
+ * Size of the header of the item at p and of its payload, and how many
+ * items it contains.  -1 for the never-used byte 0xc1.
+ */
+static int
+item_shape(const uint8_t *p, size_t avail, size_t *hdr, uint64_t *payload,
+    uint64_t *items)
+{
+	static const uint8_t fixed[] = {	/* 0xc0..0xdf header+payload */
+		[0x00] = 1, [0x02] = 1, [0x03] = 1,
+		[0x0a] = 5, [0x0b] = 9, [0x0c] = 2, [0x0d] = 3, [0x0e] = 5,
+		[0x0f] = 9, [0x10] = 2, [0x11] = 3, [0x12] = 5, [0x13] = 9,
+		[0x14] = 3, [0x15] = 4, [0x16] = 6, [0x17] = 10, [0x18] = 18,
+	};
+	uint8_t		b = p[0];
+	unsigned int	w;
+
+	*payload = 0;
+	*items = 0;
+	*hdr = 1;
+	if (b <= 0x7f || b >= 0xe0)
+		return 0;
+	if (b <= 0x8f) {
+		*items = 2u * (b & 0x0f);
+		return 0;
+	}
+	if (b <= 0x9f) {
+		*items = b & 0x0f;
+		return 0;
+	}
+	if (b <= 0xbf) {
+		*payload = b & 0x1f;
+		return 0;
+	}
+	switch (b) {
+	case 0xc1:
+		return -1;
+	case 0xc4: case 0xc5: case 0xc6:	/* bin */
+	case 0xd9: case 0xda: case 0xdb:	/* str */
+		w = b >= 0xd9 ? 1u << (b - 0xd9) : 1u << (b - 0xc4);
+		*hdr = 1 + w;
+		if (avail < *hdr)
+			return 0;
+		*payload = be_read(p + 1, w);
+		return 0;
+	case 0xc7: case 0xc8: case 0xc9:	/* ext: type byte after len */
+		w = 1u << (b - 0xc7);
+		*hdr = 2 + w;
+		if (avail < *hdr)
+			return 0;
+		*payload = be_read(p + 1, w);
+		return 0;
+	case 0xdc: case 0xdd:			/* array */
+	case 0xde: case 0xdf:			/* map */
+		w = (b == 0xdc || b == 0xde) ? 2 : 4;
+		*hdr = 1 + w;
+		if (avail < *hdr)
+			return 0;
+		*items = be_read(p + 1, w) * (b >= 0xde ? 2 : 1);
+		return 0;
+	}
+	*hdr = fixed[b - 0xc0];
+	return *hdr ? 0 : -1;
+}
+
+/*
+ * Walk the encoding without allocating: every container's element count
+ * must fit in the bytes left (each element takes at least one), so the
+ * decoder's allocations stay proportional to the message size.  A
+ * 5-byte "array of 2^32 elements" would otherwise make msgpack-c
+ * allocate gigabytes before noticing the data is missing.
+ */
+static int
+prescan(const uint8_t *p, size_t len, size_t *used, char *err, size_t errlen)
+{
+	uint64_t	pending = 1, payload, items;
+	size_t		off = 0, hdr;
+
+	while (pending > 0) {
+		if (off >= len) {
+			snprintf(err, errlen, "truncated at byte %zu", off);
+			return -1;
+		}
+		if (item_shape(p + off, len - off, &hdr, &payload, &items) < 0) {
+			snprintf(err, errlen, "invalid byte 0x%02x at %zu",
+			    p[off], off);
+			return -1;
+		}
+		if (hdr > len - off || payload > len - off - hdr) {
+			snprintf(err, errlen, "truncated at byte %zu", off);
+			return -1;
+		}
+		off += hdr + (size_t)payload;
+		pending--;
+		if (items > len - off) {
+			snprintf(err, errlen,
+			    "container at %zu claims more items than bytes",
+			    off - hdr);
+			return -1;
+		}
+		pending += items;
+	}
+	*used = off;
+	return 0;
+}
+
+/* ---- reader ------------------------------------------------------- */
+
+void
+bwp_msg_init(struct bwp_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	msgpack_unpacked_init(&m->up);
+}
+
+void
+bwp_msg_free(struct bwp_msg *m)
+{
+	msgpack_unpacked_destroy(&m->up);
+	m->map = NULL;
+}
+
+int
+bwp_msg_fail(struct bwp_msg *m, int status, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (m->status != BWP_OK)
+		return m->status;
+	m->status = status;
+	va_start(ap, fmt);
+	vsnprintf(m->err, sizeof(m->err), fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+int
+bwp_msg_parse(struct bwp_msg *m, const void *buf, size_t len)
+{
+	char	why[96];
+	size_t	used = 0, off = 0;
+	int	r;
+
+	if (len == 0)
+		return bwp_msg_fail(m, BWP_E_MALFORMED, "empty message");
+	if (len > BWP_MAX_MSG)
+		return bwp_msg_fail(m, BWP_E_TOOBIG,
+		    "message of %zu bytes over the limit of %d", len,
+		    BWP_MAX_MSG);
+	if (prescan(buf, len, &used, why, sizeof(why)) < 0)
+		return bwp_msg_fail(m, BWP_E_MALFORMED, "bad msgpack: %s",
+		    why);
+	if (used != len)
+		return bwp_msg_fail(m, BWP_E_MALFORMED,
+		    "%zu trailing bytes after the message", len - used);
+	r = msgpack_unpack_next(&m->up, buf, len, &off);
+	if (r != MSGPACK_UNPACK_SUCCESS || off != len)
+		return bwp_msg_fail(m, BWP_E_MALFORMED,
+		    "bad msgpack (decoder error %d)", r);
+	if (m->up.data.type != MSGPACK_OBJECT_MAP)
+		return bwp_msg_fail(m, BWP_E_MALFORMED,
+		    "message is not a map");
+	m->map = &m->up.data;
+	return BWP_OK;
+}
+
+static bool
+key_is(const msgpack_object *k, const char *key)
+{
+	size_t	n = strlen(key);
+
+	return k->type == MSGPACK_OBJECT_STR && k->via.str.size == n &&
+	    memcmp(k->via.str.ptr, key, n) == 0;
+}
+
+const msgpack_object *
+bwp_msg_find(const struct bwp_msg *m, const msgpack_object *map,
+    const char *key)
+{
+	uint32_t	i;
+
+	if (map == NULL)
+		map = m->map;
+	if (map == NULL || map->type != MSGPACK_OBJECT_MAP)
+		return NULL;
+	/* last one wins, like most decoders that build a dictionary */
+	for (i = map->via.map.size; i-- > 0;)
+		if (key_is(&map->via.map.ptr[i].key, key))
+			return &map->via.map.ptr[i].val;
+	return NULL;
+}
+
+int
+bwp_msg_request(struct bwp_msg *m, const void *buf, size_t len)
+{
+	const msgpack_object	*o;
+	uint64_t		v;
+	char			op[32];
+
+	if (bwp_msg_parse(m, buf, len) != BWP_OK)
+		return m->status;
+	o = bwp_msg_find(m, NULL, BWP_K_ID);
+	if (o != NULL && o->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
+		m->id = o->via.u64;
+		m->has_id = true;
+	}
+	o = bwp_msg_find(m, NULL, BWP_K_VERSION);
+	if (o == NULL)
+		return bwp_msg_fail(m, BWP_E_VERSION, "missing \"v\"");
+	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+	    o->via.u64 != BWP_VERSION)
+		return bwp_msg_fail(m, BWP_E_VERSION,
+		    "protocol version must be %d", BWP_VERSION);
+	if (bwp_get_uint(m, NULL, BWP_K_ID, true, 0, UINT64_MAX, &v) < 0)
+		return m->status;
+	o = bwp_msg_find(m, NULL, BWP_K_OP);
+	if (o == NULL)
+		return bwp_msg_fail(m, BWP_E_BADARG, "missing \"op\"");
+	if (o->type != MSGPACK_OBJECT_STR)
+		return bwp_msg_fail(m, BWP_E_BADARG,
+		    "\"op\" must be a string");
+	if (o->via.str.size >= sizeof(op) ||
+	    bwp_obj_str(m, o, BWP_K_OP, sizeof(op) - 1, op) < 0) {
+		m->status = BWP_OK;
+		return bwp_msg_fail(m, BWP_E_UNKNOWN_OP, "unknown op");
+	}
+	m->op = bwp_op_lookup(op, strlen(op));
+	if (m->op == 0)
+		return bwp_msg_fail(m, BWP_E_UNKNOWN_OP, "unknown op \"%s\"",
+		    op);
+	return BWP_OK;
+}
+
+static const msgpack_object *
+lookup(struct bwp_msg *m, const msgpack_object *map, const char *key,
+    bool required, int *ret)
+{
+	const msgpack_object	*o = bwp_msg_find(m, map, key);
+
+	*ret = 1;
+	if (o == NULL) {
+		if (required) {
+			bwp_msg_fail(m, BWP_E_BADARG, "missing \"%s\"", key);
+			*ret = -1;
+		} else {
+			*ret = 0;
+		}
+	}
+	return o;
+}
+
+int
+bwp_obj_uint(struct bwp_msg *m, const msgpack_object *o, const char *what,
+    uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER &&
+	    o->type != MSGPACK_OBJECT_NEGATIVE_INTEGER) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" must be an unsigned "
+		    "integer", what);
+		return -1;
+	}
+	/* msgpack-c decodes every non-negative value as POSITIVE_INTEGER */
+	if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER ||
+	    o->via.u64 < min || o->via.u64 > max) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" out of range "
+		    "[%llu, %llu]", what, (unsigned long long)min,
+		    (unsigned long long)max);
+		return -1;
+	}
+	*out = o->via.u64;
+	return 1;
+}
+
+int
+bwp_get_uint(struct bwp_msg *m, const msgpack_object *map, const char *key,
+    bool required, uint64_t min, uint64_t max, uint64_t *out)
+{
+	int			ret;
+	const msgpack_object	*o = lookup(m, map, key, required, &ret);
+
+	if (o == NULL)
+		return ret;
+	return bwp_obj_uint(m, o, key, min, max, out);
+}
+
+int
+bwp_obj_double(const msgpack_object *o, double *out)
+{
+	switch (o->type) {
+	case MSGPACK_OBJECT_FLOAT32:
+	case MSGPACK_OBJECT_FLOAT64:
+		*out = o->via.f64;
+		return isfinite(*out) ? 1 : -1;
+	case MSGPACK_OBJECT_POSITIVE_INTEGER:
+		*out = (double)o->via.u64;
+		return 1;
+	case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+		*out = (double)o->via.i64;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+int
+bwp_get_double(struct bwp_msg *m, const msgpack_object *map, const char *key,
+    bool required, double min, double max, bool min_open, double *out)
+{
+	int			ret;
+	const msgpack_object	*o = lookup(m, map, key, required, &ret);
+	double			v;
+
+	if (o == NULL)
+		return ret;
+	if (bwp_obj_double(o, &v) < 0) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" must be a finite number",
+		    key);
+		return -1;
+	}
+	if (v > max || v < min || (min_open && v == min)) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" out of range %c%g, %g]",
+		    key, min_open ? '(' : '[', min, max);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+int
+bwp_get_bool(struct bwp_msg *m, const msgpack_object *map, const char *key,
+    bool required, bool *out)
+{
+	int			ret;
+	const msgpack_object	*o = lookup(m, map, key, required, &ret);
+
+	if (o == NULL)
+		return ret;
+	if (o->type != MSGPACK_OBJECT_BOOLEAN) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" must be a boolean", key);
+		return -1;
+	}
+	*out = o->via.boolean;
+	return 1;
+}
+
+int
+bwp_obj_str(struct bwp_msg *m, const msgpack_object *o, const char *what,
+    size_t maxlen, char *out)
+{
+	if (o->type != MSGPACK_OBJECT_STR) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" must be a string", what);
+		return -1;
+	}
+	if (o->via.str.size > maxlen) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" longer than %zu bytes",
+		    what, maxlen);
+		return -1;
+	}
+	if (memchr(o->via.str.ptr, 0, o->via.str.size) != NULL) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" contains a NUL byte",
+		    what);
+		return -1;
+	}
+	memcpy(out, o->via.str.ptr, o->via.str.size);
+	out[o->via.str.size] = '\0';
+	return 1;
+}
+
+int
+bwp_get_str(struct bwp_msg *m, const msgpack_object *map, const char *key,
+    bool required, size_t minlen, size_t maxlen, char *out)
+{
+	int			ret;
+	const msgpack_object	*o = lookup(m, map, key, required, &ret);
+
+	if (o == NULL)
+		return ret;
+	if (bwp_obj_str(m, o, key, maxlen, out) < 0)
+		return -1;
+	if (o->via.str.size < minlen) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" shorter than %zu bytes",
+		    key, minlen);
+		return -1;
+	}
+	return 1;
+}
+
+int
+bwp_get_array(struct bwp_msg *m, const msgpack_object *map, const char *key,
+    bool required, uint32_t min, uint32_t max,
+    const msgpack_object_array **out)
+{
+	int			ret;
+	const msgpack_object	*o = lookup(m, map, key, required, &ret);
+
+	if (o == NULL)
+		return ret;
+	if (o->type != MSGPACK_OBJECT_ARRAY) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" must be an array", key);
+		return -1;
+	}
+	if (o->via.array.size < min || o->via.array.size > max) {
+		bwp_msg_fail(m, BWP_E_BADARG, "\"%s\" must have %u to %u "
+		    "elements", key, min, max);
+		return -1;
+	}
+	*out = &o->via.array;
+	return 1;
+}
+
+/* ---- ops and status names ---------------------------------------- */
+
+static const char *const op_names[BWP_OP_MAX] = {
+	[BWP_OP_HELLO] = "hello",
+	[BWP_OP_TASK_REGISTER] = "task.register",
+	[BWP_OP_TASK_UNREGISTER] = "task.unregister",
+	[BWP_OP_KERNEL_REGISTER] = "kernel.register",
+	[BWP_OP_KERNEL_START] = "kernel.start",
+	[BWP_OP_KERNEL_END] = "kernel.end",
+	[BWP_OP_STREAM_SYNC] = "stream.sync",
+	[BWP_OP_MEMCPY_BEGIN] = "memcpy.begin",
+	[BWP_OP_MEMCPY_END] = "memcpy.end",
+	[BWP_OP_LOCK] = "lock",
+	[BWP_OP_UNLOCK] = "unlock",
+	[BWP_OP_STATUS] = "status",
+	[BWP_OP_TASKS] = "tasks",
+	[BWP_OP_KERNELS] = "kernels",
+	[BWP_OP_GET] = "get",
+	[BWP_OP_SET] = "set",
+	[BWP_OP_SUBSCRIBE] = "subscribe",
+	[BWP_OP_RELOAD] = "reload",
+};
+
+static const char *const status_names[BWP_E_MAX] = {
+	"OK", "MALFORMED", "TOOBIG", "VERSION", "UNKNOWN_OP", "BADARG",
+	"PERM", "NOHELLO", "NOENT", "EXIST", "LIMIT", "BADFD", "STATE",
+	"RATE", "INTERNAL",
+};
+
+const char *
+bwp_op_name(enum bwp_op op)
+{
+	if (op <= 0 || op >= BWP_OP_MAX)
+		return "?";
+	return op_names[op];
+}
+
+enum bwp_op
+bwp_op_lookup(const char *name, size_t len)
+{
+	int	i;
+
+	for (i = 1; i < BWP_OP_MAX; i++)
+		if (strlen(op_names[i]) == len &&
+		    memcmp(op_names[i], name, len) == 0)
+			return (enum bwp_op)i;
+	return (enum bwp_op)0;
+}
+
+const char *
+bwp_status_name(int status)
+{
+	if (status < 0 || status >= BWP_E_MAX)
+		return "?";
+	return status_names[status];
+}
+
+/* ---- writer ------------------------------------------------------- */
+
+void
+bwp_w_init(struct bwp_writer *w)
+{
+	msgpack_sbuffer_init(&w->body);
+	msgpack_packer_init(&w->pk, &w->body, msgpack_sbuffer_write);
+	w->nkeys = 0;
+}
+
+void
+bwp_w_free(struct bwp_writer *w)
+{
+	msgpack_sbuffer_destroy(&w->body);
+}
+
+void
+bwp_w_str(struct bwp_writer *w, const char *s)
+{
+	bwp_w_strn(w, s, strlen(s));
+}
+
+void
+bwp_w_strn(struct bwp_writer *w, const char *s, size_t n)
+{
+	msgpack_pack_str(&w->pk, n);
+	msgpack_pack_str_body(&w->pk, s, n);
+}
+
+void
+bwp_w_key(struct bwp_writer *w, const char *key)
+{
+	w->nkeys++;
+	bwp_w_str(w, key);
+}
+
+void
+bwp_w_uint(struct bwp_writer *w, uint64_t v)
+{
+	msgpack_pack_uint64(&w->pk, v);
+}
+
+void
+bwp_w_int(struct bwp_writer *w, int64_t v)
+{
+	msgpack_pack_int64(&w->pk, v);
+}
+
+void
+bwp_w_double(struct bwp_writer *w, double v)
+{
+	msgpack_pack_double(&w->pk, v);
+}
+
+void
+bwp_w_bool(struct bwp_writer *w, bool v)
+{
+	if (v)
+		msgpack_pack_true(&w->pk);
+	else
+		msgpack_pack_false(&w->pk);
+}
+
+void
+bwp_w_nil(struct bwp_writer *w)
+{
+	msgpack_pack_nil(&w->pk);
+}
+
+void
+bwp_w_map(struct bwp_writer *w, uint32_t n)
+{
+	msgpack_pack_map(&w->pk, n);
+}
+
+void
+bwp_w_array(struct bwp_writer *w, uint32_t n)
+{
+	msgpack_pack_array(&w->pk, n);
+}
+
+void
+bwp_w_object(struct bwp_writer *w, const msgpack_object *o)
+{
+	msgpack_pack_object(&w->pk, *o);
+}
+
+void
+bwp_w_kuint(struct bwp_writer *w, const char *key, uint64_t v)
+{
+	bwp_w_key(w, key);
+	bwp_w_uint(w, v);
+}
+
+void
+bwp_w_kint(struct bwp_writer *w, const char *key, int64_t v)
+{
+	bwp_w_key(w, key);
+	bwp_w_int(w, v);
+}
+
+void
+bwp_w_kdouble(struct bwp_writer *w, const char *key, double v)
+{
+	bwp_w_key(w, key);
+	bwp_w_double(w, v);
+}
+
+void
+bwp_w_kbool(struct bwp_writer *w, const char *key, bool v)
+{
+	bwp_w_key(w, key);
+	bwp_w_bool(w, v);
+}
+
+void
+bwp_w_kstr(struct bwp_writer *w, const char *key, const char *v)
+{
+	bwp_w_key(w, key);
+	bwp_w_str(w, v);
+}
+
+void *
+bwp_w_finish(struct bwp_writer *w, size_t *len)
+{
+	msgpack_sbuffer	hdr;
+	msgpack_packer	pk;
+	uint8_t		*out;
+
+	msgpack_sbuffer_init(&hdr);
+	msgpack_packer_init(&pk, &hdr, msgpack_sbuffer_write);
+	msgpack_pack_map(&pk, w->nkeys);
+	out = malloc(hdr.size + w->body.size + 1);
+	if (out != NULL) {
+		memcpy(out, hdr.data, hdr.size);
+		if (w->body.size > 0)
+			memcpy(out + hdr.size, w->body.data, w->body.size);
+		*len = hdr.size + w->body.size;
+	}
+	msgpack_sbuffer_destroy(&hdr);
+	return out;
+}
+
+void
+bwp_w_request(struct bwp_writer *w, uint64_t id, enum bwp_op op)
+{
+	bwp_w_kuint(w, BWP_K_VERSION, BWP_VERSION);
+	bwp_w_kuint(w, BWP_K_ID, id);
+	bwp_w_kstr(w, BWP_K_OP, bwp_op_name(op));
+}
+
+void
+bwp_w_reply(struct bwp_writer *w, uint64_t id, int status, const char *error)
+{
+	bwp_w_kuint(w, BWP_K_ID, id);
+	bwp_w_kuint(w, BWP_K_STATUS, (uint64_t)status);
+	if (status != BWP_OK)
+		bwp_w_kstr(w, BWP_K_ERROR, error != NULL ? error : "");
+}

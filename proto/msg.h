@@ -1,0 +1,142 @@
+/*
+ * msg.h - decode, validate and encode one bwsched protocol message
+ * (doc/protocol.md).  The reader wraps msgpack-c's unpacked object with
+ * typed getters that check type, range, string length and array size and
+ * leave a status code and an error text naming the key; the writer wraps
+ * msgpack_sbuffer/msgpack_packer and counts the top-level keys itself so
+ * callers cannot get the map size wrong.  No daemon or client state here:
+ * both sides link this.
+ */
+#ifndef BWP_MSG_H
+#define BWP_MSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <msgpack.h>
+
+#include "bwproto.h"
+
+#define BWP_ERR_MAX	160
+
+/* ---- reader ------------------------------------------------------- */
+
+struct bwp_msg {
+	msgpack_unpacked	up;
+	const msgpack_object	*map;	/* the top-level map once parsed */
+	int			status;	/* enum bwp_status of the first error */
+	char			err[BWP_ERR_MAX];
+	/* request header, filled by bwp_msg_request() */
+	uint64_t		id;
+	bool			has_id;
+	enum bwp_op		op;
+};
+
+void	bwp_msg_init(struct bwp_msg *);
+void	bwp_msg_free(struct bwp_msg *);
+
+/*
+ * Decode len bytes as one msgpack map with nothing after it.  Returns
+ * BWP_OK or BWP_E_MALFORMED (m->err says why).
+ */
+int	bwp_msg_parse(struct bwp_msg *, const void *buf, size_t len);
+
+/*
+ * Parse a request: the map, then "id" (kept for the reply even when a
+ * later check fails), "v", "op".  Returns the status.
+ */
+int	bwp_msg_request(struct bwp_msg *, const void *buf, size_t len);
+
+/* Set the error (first one wins); returns status. */
+int	bwp_msg_fail(struct bwp_msg *, int status, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* Value of key in map (NULL if absent); map NULL means the top level. */
+const msgpack_object *bwp_msg_find(const struct bwp_msg *,
+	    const msgpack_object *map, const char *key);
+
+/*
+ * Typed getters.  Each returns 1 when the value was stored, 0 when an
+ * optional key is absent, -1 after recording BWP_E_BADARG naming the key.
+ * map NULL means the top level.  The "what" of array elements is the key
+ * name used in errors.
+ */
+int	bwp_get_uint(struct bwp_msg *, const msgpack_object *map,
+	    const char *key, bool required, uint64_t min, uint64_t max,
+	    uint64_t *out);
+int	bwp_get_double(struct bwp_msg *, const msgpack_object *map,
+	    const char *key, bool required, double min, double max,
+	    bool min_open, double *out);
+int	bwp_get_bool(struct bwp_msg *, const msgpack_object *map,
+	    const char *key, bool required, bool *out);
+/* Copies at most maxlen bytes plus NUL into out (size > maxlen); no NUL
+ * bytes allowed inside. */
+int	bwp_get_str(struct bwp_msg *, const msgpack_object *map,
+	    const char *key, bool required, size_t minlen, size_t maxlen,
+	    char *out);
+int	bwp_get_array(struct bwp_msg *, const msgpack_object *map,
+	    const char *key, bool required, uint32_t min, uint32_t max,
+	    const msgpack_object_array **out);
+
+/* Element checks for arrays (what names the key in errors). */
+int	bwp_obj_uint(struct bwp_msg *, const msgpack_object *,
+	    const char *what, uint64_t min, uint64_t max, uint64_t *out);
+int	bwp_obj_double(const msgpack_object *, double *out);
+int	bwp_obj_str(struct bwp_msg *, const msgpack_object *, const char *what,
+	    size_t maxlen, char *out);
+
+/* ---- ops and status names ---------------------------------------- */
+
+const char	*bwp_op_name(enum bwp_op);
+enum bwp_op	 bwp_op_lookup(const char *name, size_t len);	/* 0: none */
+const char	*bwp_status_name(int status);
+
+/* ---- writer ------------------------------------------------------- */
+
+/*
+ * One top-level map.  bwp_w_key() starts a top-level entry and counts
+ * it; the value follows with the bwp_w_* value calls.  Nested maps and
+ * arrays take explicit sizes (bwp_w_map/bwp_w_array) and their keys are
+ * written with bwp_w_str().
+ */
+struct bwp_writer {
+	msgpack_sbuffer	body;
+	msgpack_packer	pk;
+	uint32_t	nkeys;
+};
+
+void	bwp_w_init(struct bwp_writer *);
+void	bwp_w_free(struct bwp_writer *);
+void	bwp_w_key(struct bwp_writer *, const char *key);
+void	bwp_w_uint(struct bwp_writer *, uint64_t);
+void	bwp_w_int(struct bwp_writer *, int64_t);
+void	bwp_w_double(struct bwp_writer *, double);
+void	bwp_w_bool(struct bwp_writer *, bool);
+void	bwp_w_nil(struct bwp_writer *);
+void	bwp_w_str(struct bwp_writer *, const char *);
+void	bwp_w_strn(struct bwp_writer *, const char *, size_t);
+void	bwp_w_map(struct bwp_writer *, uint32_t n);
+void	bwp_w_array(struct bwp_writer *, uint32_t n);
+/* Copy a decoded object back out (get/set echo). */
+void	bwp_w_object(struct bwp_writer *, const msgpack_object *);
+
+/* Convenience: top-level key plus value. */
+void	bwp_w_kuint(struct bwp_writer *, const char *key, uint64_t);
+void	bwp_w_kint(struct bwp_writer *, const char *key, int64_t);
+void	bwp_w_kdouble(struct bwp_writer *, const char *key, double);
+void	bwp_w_kbool(struct bwp_writer *, const char *key, bool);
+void	bwp_w_kstr(struct bwp_writer *, const char *key, const char *);
+
+/*
+ * Build the message: map header with the counted keys, then the body.
+ * Returns a malloc'ed buffer (caller frees) or NULL on allocation failure.
+ */
+void	*bwp_w_finish(struct bwp_writer *, size_t *len);
+
+/* Start a request {"v":1,"id":id,"op":op} / reply {"id","status"[,"error"]}. */
+void	bwp_w_request(struct bwp_writer *, uint64_t id, enum bwp_op);
+void	bwp_w_reply(struct bwp_writer *, uint64_t id, int status,
+	    const char *error);
+
+#endif /* BWP_MSG_H */

@@ -1,0 +1,26 @@
+#!/bin/sh
+# SIGHUP: a good file is applied, a bad one is reported and the old
+# configuration keeps serving; -n checks files; a missing -c file fails.
+. "$top_srcdir/tests/daemon/lib.sh"
+write_conf <<EOC
+policy = fair
+EOC
+"$BWSCHED" -n -c "$CONF" || fail "-n on a good file"
+echo "policy = fastest" > "$T/bad.conf"
+"$BWSCHED" -n -c "$T/bad.conf" 2> "$T/err" && fail "-n accepted a bad file"
+grep -q "bad.conf:1: policy" "$T/err" || fail "error without file:line"
+"$BWSCHED" -n -c "$T/missing.conf" 2>/dev/null && fail "missing -c file accepted"
+start_daemon
+[ "$("$BWTEST" "$SOCK" get policy)" = fair ] || fail "policy from file"
+sed -i 's/fair/greedy/' "$CONF"
+kill -HUP "$DPID"
+sleep 0.3
+[ "$("$BWTEST" "$SOCK" get policy)" = greedy ] || fail "good reload"
+printf 'policy = smooth\nrho = lots\n' > "$CONF"
+kill -HUP "$DPID"
+sleep 0.3
+"$BWTEST" "$SOCK" ping || fail "not serving after a bad reload"
+[ "$("$BWTEST" "$SOCK" get policy)" = greedy ] || fail "bad reload applied"
+grep -q "reload failed.*bwsched.conf:2: rho" "$T/log" || fail "bad reload not logged"
+stop_daemon || fail "exit status"
+exit 0

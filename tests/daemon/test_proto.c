@@ -1,0 +1,414 @@
+/*
+ * test_proto.c - the protocol library and the validators: decode and
+ * validate every op (good and table-driven bad inputs), the writer,
+ * framing with descriptors over a socketpair, and the page checks.
+ */
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <bwsched/bwshm.h>
+
+#include "jmp.h"
+#include "validate.h"
+#include "wire.h"
+
+static int	failures;
+
+#define CHECK(c, ...) do { if (!(c)) { failures++;			\
+	fprintf(stderr, "FAIL line %d: ", __LINE__);			\
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+
+#define KREG(extra) "{\"v\":1,\"id\":3,\"op\":\"kernel.register\"," \
+	"\"name\":\"k\",\"blocks\":100,\"concurrency\":10," extra "}"
+#define KGOOD	"\"clusters\":[[10,20],[5,5]],\"intervals\":[[0,0],[50,1]]"
+
+static const struct {
+	const char	*json;
+	int		nfds;
+	int		status;
+	const char	*err;		/* substring, or NULL */
+} cases[] = {
+	/* header */
+	{ "[1,2]", 0, BWP_E_MALFORMED, "not a map" },
+	{ "5", 0, BWP_E_MALFORMED, "not a map" },
+	{ "{}", 0, BWP_E_VERSION, "missing \"v\"" },
+	{ "{\"v\":2,\"id\":1,\"op\":\"status\"}", 0, BWP_E_VERSION, NULL },
+	{ "{\"v\":\"1\",\"id\":1,\"op\":\"status\"}", 0, BWP_E_VERSION, NULL },
+	{ "{\"v\":1,\"op\":\"status\"}", 0, BWP_E_BADARG, "\"id\"" },
+	{ "{\"v\":1,\"id\":-1,\"op\":\"status\"}", 0, BWP_E_BADARG, "\"id\"" },
+	{ "{\"v\":1,\"id\":1}", 0, BWP_E_BADARG, "\"op\"" },
+	{ "{\"v\":1,\"id\":1,\"op\":7}", 0, BWP_E_BADARG, "\"op\"" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"fly\"}", 0, BWP_E_UNKNOWN_OP, "fly" },
+	{ "{\"v\":1,\"id\":18446744073709551615,\"op\":\"status\"}", 0,
+	    BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"status\",\"future\":[1]}", 0, BWP_OK,
+	    NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"status\"}", 1, BWP_E_BADFD,
+	    "takes no descriptors" },
+	/* hello */
+	{ "{\"v\":1,\"id\":1,\"op\":\"hello\",\"pid\":10,\"name\":\"a\"}", 0,
+	    BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"hello\",\"pid\":\"10\",\"name\":\"a\"}",
+	    0, BWP_E_BADARG, "\"pid\"" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"hello\",\"pid\":10}", 0, BWP_E_BADARG,
+	    "missing \"name\"" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"hello\",\"pid\":10,\"name\":"
+	    "\"0123456789012345678901234567890123456789012345678901234567890123\"}",
+	    0, BWP_E_BADARG, "longer than 63" },
+	/* task.register */
+	{ "{\"v\":1,\"id\":1,\"op\":\"task.register\",\"name\":\"t\","
+	    "\"period_ns\":1000000,\"priority\":10,\"pages\":3}", 2, BWP_OK,
+	    NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"task.register\",\"name\":\"t\","
+	    "\"period_ns\":1000000,\"priority\":10,\"pages\":3}", 1,
+	    BWP_E_BADFD, "needs 2" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"task.register\",\"name\":\"t\","
+	    "\"period_ns\":99999,\"priority\":10,\"pages\":0}", 0,
+	    BWP_E_BADARG, "period_ns" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"task.register\",\"name\":\"t\","
+	    "\"period_ns\":1000000,\"priority\":100,\"pages\":0}", 0,
+	    BWP_E_BADARG, "priority" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"task.register\",\"name\":\"t\","
+	    "\"period_ns\":1000000,\"priority\":1,\"pages\":4}", 0,
+	    BWP_E_BADARG, "pages" },
+	/* kernel.register */
+	{ KREG(KGOOD), 0, BWP_OK, NULL },
+	{ KREG(KGOOD ",\"slowdown\":0.2,\"q_nominal\":0.5"), 0, BWP_OK, NULL },
+	{ KREG(KGOOD ",\"q_nominal\":1"), 0, BWP_OK, NULL },
+	{ KREG(KGOOD ",\"slowdown\":0"), 0, BWP_E_BADARG, "slowdown" },
+	{ KREG(KGOOD ",\"q_nominal\":1.5"), 0, BWP_E_BADARG, "q_nominal" },
+	{ KREG(KGOOD ",\"q_nominal\":\"x\""), 0, BWP_E_BADARG, "q_nominal" },
+	{ KREG("\"clusters\":[],\"intervals\":[[0,0]]"), 0, BWP_E_BADARG,
+	    "clusters" },
+	{ KREG("\"clusters\":[[0,20]],\"intervals\":[[0,0]]"), 0,
+	    BWP_E_BADARG, "clusters.e0" },
+	{ KREG("\"clusters\":[[30,20]],\"intervals\":[[0,0]]"), 0,
+	    BWP_E_BADARG, "e1 < e0" },
+	{ KREG("\"clusters\":[[10,3600000000001]],\"intervals\":[[0,0]]"), 0,
+	    BWP_E_BADARG, "clusters.e1" },
+	{ KREG("\"clusters\":[[10,20,30]],\"intervals\":[[0,0]]"), 0,
+	    BWP_E_BADARG, "[e0_ns, e1_ns]" },
+	{ KREG("\"clusters\":[[10,20]],\"intervals\":[[1,0]]"), 0,
+	    BWP_E_BADARG, "start at 0" },
+	{ KREG("\"clusters\":[[10,20]],\"intervals\":[[0,0],[0,0]]"), 0,
+	    BWP_E_BADARG, "increase strictly" },
+	{ KREG("\"clusters\":[[10,20]],\"intervals\":[[0,0],[100,0]]"), 0,
+	    BWP_E_BADARG, "first_block" },
+	{ KREG("\"clusters\":[[10,20]],\"intervals\":[[0,1]]"), 0,
+	    BWP_E_BADARG, "cluster_id" },
+	{ KREG("\"clusters\":[[10,20],[1,2]],\"intervals\":[[0,0]]"), 0,
+	    BWP_E_BADARG, "cluster 1 is used by no interval" },
+	{ KREG("\"clusters\":[[10,20]]"), 0, BWP_E_BADARG,
+	    "missing \"intervals\"" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"kernel.register\",\"name\":\"k\","
+	    "\"blocks\":16777217,\"concurrency\":1}", 0, BWP_E_BADARG,
+	    "blocks" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"kernel.register\",\"name\":\"k\","
+	    "\"blocks\":10,\"concurrency\":65537}", 0, BWP_E_BADARG,
+	    "concurrency" },
+	/* launches, streams */
+	{ "{\"v\":1,\"id\":1,\"op\":\"kernel.start\",\"kernel\":1,"
+	    "\"stream\":5,\"slot\":3,\"launch_ns\":12}", 0, BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"kernel.start\",\"kernel\":1}", 0,
+	    BWP_E_BADARG, "stream" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"kernel.start\",\"kernel\":1,"
+	    "\"stream\":5,\"slot\":64}", 0, BWP_E_BADARG, "slot" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"kernel.end\",\"kernel\":1,"
+	    "\"launch\":2}", 0, BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"kernel.end\"}", 0, BWP_E_BADARG,
+	    "kernel" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"stream.sync\",\"all\":true}", 0,
+	    BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"stream.sync\",\"stream\":0}", 0,
+	    BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"stream.sync\"}", 0, BWP_E_BADARG,
+	    "stream" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"stream.sync\",\"all\":1}", 0,
+	    BWP_E_BADARG, "boolean" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"memcpy.begin\"}", 0, BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"lock\"}", 0, BWP_OK, NULL },
+	/* queries and admin */
+	{ "{\"v\":1,\"id\":1,\"op\":\"kernels\",\"task\":2}", 0, BWP_OK,
+	    NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"get\",\"key\":\"rho\"}", 0, BWP_OK,
+	    NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"get\",\"key\":\"\"}", 0, BWP_E_BADARG,
+	    "key" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"set\",\"key\":\"rho\",\"value\":2}", 0,
+	    BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"set\",\"key\":\"rho\",\"value\":2.5}",
+	    0, BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"set\",\"key\":\"policy\","
+	    "\"value\":\"fair\"}", 0, BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"set\",\"key\":\"rho\"}", 0,
+	    BWP_E_BADARG, "value" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"set\",\"key\":\"rho\",\"value\":[1]}",
+	    0, BWP_E_BADARG, "value" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"subscribe\",\"topics\":[\"lock\","
+	    "\"log\"]}", 0, BWP_OK, NULL },
+	{ "{\"v\":1,\"id\":1,\"op\":\"subscribe\",\"topics\":[\"bogus\"]}", 0,
+	    BWP_E_BADARG, "bogus" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"subscribe\",\"topics\":[1,2,3,4,5,6,7,"
+	    "8,9]}", 0, BWP_E_BADARG, "topics" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"reload\"}", 0, BWP_OK, NULL },
+};
+
+static void
+table(void)
+{
+	static union req	r;
+	struct bwp_msg		m;
+	size_t			i, len;
+	void			*buf;
+	int			st;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		buf = jmp_message(cases[i].json, &len);
+		CHECK(buf != NULL, "case %zu: bad JSON", i);
+		if (buf == NULL)
+			continue;
+		bwp_msg_init(&m);
+		if (bwp_msg_request(&m, buf, len) == BWP_OK)
+			validate_request(&m, cases[i].nfds, &r);
+		st = m.status;
+		CHECK(st == cases[i].status, "case %zu (%s): status %d, want "
+		    "%d (%s)", i, cases[i].json, st, cases[i].status, m.err);
+		CHECK(cases[i].err == NULL || strstr(m.err, cases[i].err),
+		    "case %zu: error \"%s\" lacks \"%s\"", i, m.err,
+		    cases[i].err);
+		bwp_msg_free(&m);
+		free(buf);
+	}
+}
+
+static void
+decoded_values(void)
+{
+	static union req	r;
+	struct bwp_msg		m;
+	size_t			len;
+	void			*buf;
+
+	buf = jmp_message(KREG(KGOOD ",\"slowdown\":0.25"), &len);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_request(&m, buf, len) == BWP_OK &&
+	    validate_request(&m, 0, &r) == BWP_OK, "kernel.register");
+	CHECK(m.id == 3 && m.op == BWP_OP_KERNEL_REGISTER, "header");
+	CHECK(r.kreg.blocks == 100 && r.kreg.concurrency == 10 &&
+	    r.kreg.nclusters == 2 && r.kreg.e0[0] == 10 &&
+	    r.kreg.e1[1] == 5 && r.kreg.nintervals == 2 &&
+	    r.kreg.first[1] == 50 && r.kreg.cluster[1] == 1 &&
+	    r.kreg.has_slowdown && r.kreg.slowdown == 0.25 && !r.kreg.has_q,
+	    "kernel.register values");
+	bwp_msg_free(&m);
+	free(buf);
+}
+
+/* Byte-level failures the JSON table cannot express. */
+static void
+raw(void)
+{
+	static const uint8_t huge[] = { 0x81, 0xa1, 'v', 0xdd, 0x7f, 0xff,
+		0xff, 0xff };
+	static const uint8_t trunc[] = { 0x81, 0xa1, 'v', 0xa5, 'a' };
+	static const uint8_t trailing[] = { 0x80, 0x80 };
+	static const uint8_t c1[] = { 0x81, 0xc1, 0x01 };
+	struct bwp_msg		m;
+	uint8_t			*big;
+
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_parse(&m, huge, sizeof(huge)) == BWP_E_MALFORMED &&
+	    strstr(m.err, "more items than bytes"), "huge array: %s", m.err);
+	bwp_msg_free(&m);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_parse(&m, trunc, sizeof(trunc)) == BWP_E_MALFORMED &&
+	    strstr(m.err, "truncated"), "truncated: %s", m.err);
+	bwp_msg_free(&m);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_parse(&m, trailing, sizeof(trailing)) ==
+	    BWP_E_MALFORMED && strstr(m.err, "trailing"), "trailing");
+	bwp_msg_free(&m);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_parse(&m, c1, sizeof(c1)) == BWP_E_MALFORMED,
+	    "0xc1");
+	bwp_msg_free(&m);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_parse(&m, trailing, 0) == BWP_E_MALFORMED, "empty");
+	bwp_msg_free(&m);
+	big = calloc(1, BWP_MAX_MSG + 1);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_parse(&m, big, BWP_MAX_MSG + 1) == BWP_E_TOOBIG,
+	    "too big");
+	bwp_msg_free(&m);
+	free(big);
+}
+
+static void
+writer(void)
+{
+	struct bwp_writer	w;
+	struct bwp_msg		m;
+	uint64_t		u;
+	double			d;
+	char			s[16];
+	size_t			len;
+	void			*buf;
+
+	bwp_w_init(&w);
+	bwp_w_reply(&w, 42, BWP_E_STATE, "nope");
+	bwp_w_kdouble(&w, "q", 0.25);
+	bwp_w_kstr(&w, "s", "abc");
+	buf = bwp_w_finish(&w, &len);
+	bwp_w_free(&w);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_parse(&m, buf, len) == BWP_OK, "writer output parses");
+	CHECK(m.map->via.map.size == 5, "five keys counted");
+	CHECK(bwp_get_uint(&m, NULL, "id", true, 0, UINT64_MAX, &u) == 1 &&
+	    u == 42, "id");
+	CHECK(bwp_get_uint(&m, NULL, "status", true, 0, 99, &u) == 1 &&
+	    u == BWP_E_STATE, "status");
+	CHECK(bwp_get_str(&m, NULL, "error", true, 0, 15, s) == 1 &&
+	    strcmp(s, "nope") == 0, "error");
+	CHECK(bwp_get_double(&m, NULL, "q", true, 0, 1, false, &d) == 1 &&
+	    d == 0.25, "double");
+	CHECK(bwp_get_uint(&m, NULL, "absent", false, 0, 1, &u) == 0,
+	    "optional absent");
+	CHECK(strcmp(bwp_status_name(BWP_E_RATE), "RATE") == 0 &&
+	    bwp_op_lookup("reload", 6) == BWP_OP_RELOAD &&
+	    strcmp(bwp_op_name(BWP_OP_STREAM_SYNC), "stream.sync") == 0,
+	    "names");
+	bwp_msg_free(&m);
+	free(buf);
+}
+
+static int
+memfd(size_t size, bool seal)
+{
+	int	fd = memfd_create("t", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
+		return -1;
+	if (seal)
+		fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+		    F_SEAL_SEAL);
+	return fd;
+}
+
+static void
+pages(void)
+{
+	struct bwshm_progress_hdr	h = { 0 };
+	struct bwshm_task_page		tp = { 0 };
+	char				err[128];
+	uint64_t			size;
+	int				fd, p[2];
+
+	fd = memfd(4096, false);
+	CHECK(bwp_memfd_check(fd, &size, err, sizeof(err)) < 0 &&
+	    strstr(err, "seals"), "unsealed: %s", err);
+	close(fd);
+	CHECK(pipe(p) == 0, "pipe");
+	CHECK(bwp_memfd_check(p[0], &size, err, sizeof(err)) < 0 &&
+	    strstr(err, "not a memfd"), "pipe: %s", err);
+	close(p[0]);
+	close(p[1]);
+	fd = memfd(8192, true);
+	CHECK(bwp_memfd_check(fd, &size, err, sizeof(err)) == 0 &&
+	    size == 8192, "sealed");
+	close(fd);
+	CHECK(bwp_task_page_check(&tp, 4096, err, sizeof(err)) < 0 &&
+	    strstr(err, "magic"), "task magic");
+	tp.magic = BWSHM_TASK_MAGIC;
+	tp.version = BWSHM_LAYOUT_VERSION;
+	CHECK(bwp_task_page_check(&tp, 4096, err, sizeof(err)) == 0,
+	    "task page ok");
+	CHECK(bwp_task_page_check(&tp, 8192, err, sizeof(err)) < 0, "size");
+	h.magic = BWSHM_PROGRESS_MAGIC;
+	h.version = BWSHM_LAYOUT_VERSION;
+	h.nslots = 2;
+	h.max_blocks = 100;
+	h.slot_size = BWSHM_SLOT_SIZE(100);
+	size = BWSHM_PROGRESS_SIZE(2, 100);
+	fd = memfd(size, true);
+	CHECK(pwrite(fd, &h, sizeof(h), 0) == sizeof(h), "pwrite");
+	CHECK(bwp_progress_page_check(fd, size, err, sizeof(err)) == 0,
+	    "progress ok: %s", err);
+	CHECK(bwp_progress_page_check(fd, size + 64, err, sizeof(err)) < 0,
+	    "progress size");
+	h.slot_size = 64;
+	CHECK(pwrite(fd, &h, sizeof(h), 0) == sizeof(h), "pwrite");
+	CHECK(bwp_progress_page_check(fd, size, err, sizeof(err)) < 0,
+	    "progress slot_size");
+	close(fd);
+}
+
+static void
+framing(void)
+{
+	static uint8_t	buf[BWP_RECV_BUF];
+	struct bwp_recv	rv;
+	uint8_t		*big;
+	int		sv[2], fds[2], three[3];
+
+	CHECK(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) == 0, "socketpair");
+	fds[0] = memfd(4096, true);
+	fds[1] = memfd(4096, true);
+	CHECK(bwp_wire_send(sv[0], "\x80", 1, fds, 2, 0) == 0, "send fds");
+	CHECK(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 1 &&
+	    rv.len == 1 && rv.nfds == 2 && !rv.toobig && !rv.fds_lost,
+	    "recv fds");
+	bwp_wire_close_fds(&rv);
+	CHECK(bwp_wire_send(sv[0], "\x80", 1, fds, 3, 0) < 0, "send 3 fds");
+	/* three descriptors by hand: the extra one is closed */
+	three[0] = fds[0], three[1] = fds[1], three[2] = fds[0];
+	{
+		union { char b[CMSG_SPACE(sizeof(three))];
+			struct cmsghdr a; } ctl;
+		struct iovec	iov = { (void *)"\x80", 1 };
+		struct msghdr	mh = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = ctl.b,
+				    .msg_controllen = sizeof(ctl.b) };
+		struct cmsghdr	*c = CMSG_FIRSTHDR(&mh);
+
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(three));
+		memcpy(CMSG_DATA(c), three, sizeof(three));
+		CHECK(sendmsg(sv[0], &mh, 0) == 1, "sendmsg 3");
+	}
+	CHECK(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 1 &&
+	    rv.fds_lost && rv.nfds == 2, "extra descriptor dropped");
+	bwp_wire_close_fds(&rv);
+	big = calloc(1, BWP_MAX_MSG + 100);
+	CHECK(bwp_wire_send(sv[0], big, BWP_MAX_MSG + 100, NULL, 0, 0) == 0,
+	    "send big");
+	CHECK(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 1 &&
+	    rv.toobig && rv.len == BWP_MAX_MSG + 100, "big is toobig");
+	free(big);
+	close(sv[0]);
+	CHECK(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 0, "EOF");
+	close(sv[1]);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+int
+main(void)
+{
+	table();
+	decoded_values();
+	raw();
+	writer();
+	pages();
+	framing();
+	if (failures == 0)
+		printf("proto: all passed\n");
+	return failures ? 1 : 0;
+}
