@@ -56,9 +56,10 @@ tests_cuda_t_interpose_LDADD = tests/cuda/libfakecudart.la \
 tests_cuda_t_interpose_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 TESTS += tests/cuda/t_state tests/cuda/interpose.sh tests/cuda/absent.sh \
-	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh
+	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh tests/cuda/live.sh
 dist_check_SCRIPTS += tests/cuda/interpose.sh tests/cuda/absent.sh \
-	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh tests/cuda/env.sh
+	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh tests/cuda/live.sh \
+	tests/cuda/env.sh
 EXTRA_DIST += tests/cuda/progress_kernel.cu
 
 if HAVE_CUPTI

@@ -441,6 +441,59 @@ progress(void)
 	CHECK(!held());
 }
 
+/* bwctl's view of this task's "locked" field (live.sh). */
+static int
+daemon_locked(void)
+{
+	char cmd[1024], out[65536], *p, *end;
+	const char *ctl = getenv("BWCTL"), *sock = getenv("BWSCHED_SOCKET");
+	size_t n;
+	FILE *f;
+
+	if (ctl == NULL || sock == NULL)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "'%s' -s '%s' --json tasks", ctl, sock);
+	if ((f = popen(cmd, "r")) == NULL)
+		return -1;
+	n = fread(out, 1, sizeof(out) - 1, f);
+	pclose(f);
+	out[n] = '\0';
+	if ((p = strstr(out, "\"name\":\"cudalive\"")) == NULL)
+		return -1;
+	while (p > out && *p != '{')
+		p--;
+	end = strchr(p, '}');
+	p = strstr(p, "\"locked\":");
+	if (p == NULL || end == NULL || p > end)
+		return -1;
+	return strncmp(p + 9, "true", 4) == 0;
+}
+
+/* Through libbwclient to a running daemon (live.sh). */
+static void
+live(void)
+{
+	char host[8];
+
+	unsetenv("LD_PRELOAD");		/* not into bwctl */
+	cudaLaunchKernel((void *)0x1, one, one, NULL, 0, S(0x1000));
+	CHECK(daemon_locked() == 1);
+	cudaLaunchKernel((void *)0x1, one, one, NULL, 0, S(0x2000));
+	cudaStreamSynchronize(S(0x1000));
+	CHECK(daemon_locked() == 1);
+	cudaStreamSynchronize(S(0x2000));
+	CHECK(daemon_locked() == 0);
+	cudaMemcpy((void *)0x10, host, 8, cudaMemcpyHostToDevice);
+	CHECK(daemon_locked() == 1);
+	cudaMemcpy(host, (void *)0x10, 8, cudaMemcpyDeviceToHost);
+	CHECK(daemon_locked() == 0);
+	cudaGraphLaunch((void *)0x77, S(0x3000));
+	cudaStreamDestroy(S(0x3000));
+	CHECK(daemon_locked() == 1);
+	cudaDeviceSynchronize();
+	CHECK(daemon_locked() == 0);
+}
+
 /* No assertions: for absent.sh, which counts the warnings. */
 static void
 quiet(void)
@@ -461,7 +514,7 @@ static const struct {
 	{ "threads", threads }, { "graph", graph }, { "copies", copies },
 	{ "destroy", destroy }, { "default_streams", default_streams },
 	{ "events", events }, { "gpa", gpa }, { "dlsym", dlsym_paths },
-	{ "progress", progress }, { "quiet", quiet },
+	{ "progress", progress }, { "quiet", quiet }, { "live", live },
 };
 
 int
@@ -478,7 +531,10 @@ main(int argc, char **argv)
 		if (strcmp(scenarios[i].name, argv[1]) == 0 ||
 		    strcmp("list", argv[1]) == 0) {
 			if (strcmp("list", argv[1]) == 0) {
-				printf("%s\n", scenarios[i].name);
+				/* the two that need their own setting */
+				if (scenarios[i].fn != quiet &&
+				    scenarios[i].fn != live)
+					printf("%s\n", scenarios[i].name);
 				continue;
 			}
 			scenarios[i].fn();
