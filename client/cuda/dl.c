@@ -18,7 +18,7 @@ typedef void *(*dlsym_fn)(void *, const char *);
 
 static dlsym_fn real;
 
-static dlsym_fn
+BWCUDA_NO_SANITIZE static dlsym_fn
 resolve(void)
 {
 	static const char *const versions[] = {
@@ -41,8 +41,8 @@ resolve(void)
 	abort();
 }
 
-void *
-bwcuda_real_dlsym(void *handle, const char *name)
+BWCUDA_NO_SANITIZE void *
+bwcuda_real_dlsym_fn(void)
 {
 	dlsym_fn f = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
 
@@ -50,5 +50,11 @@ bwcuda_real_dlsym(void *handle, const char *name)
 		f = resolve();
 		__atomic_store_n(&real, f, __ATOMIC_RELEASE);
 	}
-	return f(handle, name);
+	return (void *)f;
+}
+
+BWCUDA_NO_SANITIZE void *
+bwcuda_real_dlsym(void *handle, const char *name)
+{
+	return ((dlsym_fn)bwcuda_real_dlsym_fn())(handle, name);
 }

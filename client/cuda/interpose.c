@@ -686,50 +686,93 @@ gpa_common(void *real, int v2, const char *sym, void **pfn, int ver,
 /* ---- dlsym ------------------------------------------------------------ */
 
 /*
- * dlsym(RTLD_NEXT, ...) depends on the caller, which is now us: look the
- * name up in each object loaded after the caller's, in order, keeping
- * only a definition made by that object itself.
+ * dlsym(RTLD_NEXT, ...) searches after the object that called dlsym,
+ * found from the return address.  So for RTLD_NEXT our dlsym must jump
+ * to libc's with the caller's return address in place: a few
+ * instructions of assembly on x86-64 and aarch64.  Sanitizer runtimes
+ * depend on this (they look up the functions they intercept that way,
+ * before their shadow memory exists).  Elsewhere RTLD_NEXT is looked up
+ * after this library, which is right for callers loaded before it.
+ * RTLD_NEXT results are never wrapped.
  */
-static void *
-next_after(const void *caller, const char *name)
-{
-	struct link_map *lm = NULL, *m, *def;
-	Dl_info info;
-	void *h, *p;
-
-	if (dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) == 0 ||
-	    lm == NULL)
-		return bwcuda_real_dlsym(RTLD_DEFAULT, name);
-	for (m = lm->l_next; m != NULL; m = m->l_next) {
-		if (m->l_name == NULL || m->l_name[0] == '\0')
-			continue;
-		if ((h = dlopen(m->l_name, RTLD_LAZY | RTLD_NOLOAD)) == NULL)
-			continue;
-		p = bwcuda_real_dlsym(h, name);
-		dlclose(h);
-		def = NULL;
-		if (p != NULL && dladdr1(p, &info, (void **)&def,
-		    RTLD_DL_LINKMAP) != 0 && def == m)
-			return p;
-	}
-	return NULL;
-}
-
-EXPORT void *dlsym(void *handle, const char *name);
+BWCUDA_HIDDEN BWCUDA_NO_SANITIZE void *bwcuda_dlsym_c(void *, const char *);
+BWCUDA_HIDDEN BWCUDA_NO_SANITIZE void *bwcuda_dlsym_next(void);
 
 void *
-dlsym(void *handle, const char *name)
+bwcuda_dlsym_next(void)
 {
-	void *p;
+	return bwcuda_real_dlsym_fn();
+}
 
-	if (handle == RTLD_NEXT)
-		p = next_after(__builtin_return_address(0), name);
-	else
-		p = bwcuda_real_dlsym(handle, name);
-	if (p == NULL || name[0] != 'c' || name[1] != 'u')
+void *
+bwcuda_dlsym_c(void *handle, const char *name)
+{
+	void *p = bwcuda_real_dlsym(handle, name);
+
+	if (handle == RTLD_NEXT || p == NULL || name[0] != 'c' ||
+	    name[1] != 'u')
 		return p;
 	return wrap_symbol(name, p);
 }
+
+#if defined(__x86_64__)
+__asm__(
+	"	.text\n"
+	"	.globl	dlsym\n"
+	"	.type	dlsym, @function\n"
+	"dlsym:\n"
+	"	.cfi_startproc\n"
+	"	endbr64\n"
+	"	cmpq	$-1, %rdi\n"
+	"	jne	bwcuda_dlsym_c\n"
+	"	pushq	%rdi\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	pushq	%rsi\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	subq	$8, %rsp\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	call	bwcuda_dlsym_next\n"
+	"	addq	$8, %rsp\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	popq	%rsi\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	popq	%rdi\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	jmp	*%rax\n"
+	"	.cfi_endproc\n"
+	"	.size	dlsym, .-dlsym\n");
+#elif defined(__aarch64__)
+__asm__(
+	"	.text\n"
+	"	.globl	dlsym\n"
+	"	.type	dlsym, %function\n"
+	"dlsym:\n"
+	"	.cfi_startproc\n"
+	"	cmn	x0, #1\n"
+	"	b.ne	bwcuda_dlsym_c\n"
+	"	stp	x29, x30, [sp, #-32]!\n"
+	"	.cfi_def_cfa_offset 32\n"
+	"	.cfi_offset 29, -32\n"
+	"	.cfi_offset 30, -24\n"
+	"	mov	x29, sp\n"
+	"	stp	x0, x1, [sp, #16]\n"
+	"	bl	bwcuda_dlsym_next\n"
+	"	mov	x16, x0\n"
+	"	ldp	x0, x1, [sp, #16]\n"
+	"	ldp	x29, x30, [sp], #32\n"
+	"	.cfi_def_cfa_offset 0\n"
+	"	br	x16\n"
+	"	.cfi_endproc\n"
+	"	.size	dlsym, .-dlsym\n");
+#else
+EXPORT void *dlsym(void *handle, const char *name);
+
+BWCUDA_NO_SANITIZE void *
+dlsym(void *handle, const char *name)
+{
+	return bwcuda_dlsym_c(handle, name);
+}
+#endif
 
 /* Whether this library is in the global scope ahead of libc (preloaded). */
 int

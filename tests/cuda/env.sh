@@ -13,3 +13,8 @@ LD_LIBRARY_PATH=$tmp:$fakedir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 export LD_LIBRARY_PATH ASAN_OPTIONS
 unset CUDA_INJECTION64_PATH BWSCHED_PROFILES BWSCHED_CUDA_SINK
+# A sanitizer build of the preload library in a program built without
+# sanitizers (nvcc's): the sanitizer runtime has to be loaded first.
+foreign_preload=$preload
+san=$(ldd "$preload" 2>/dev/null | awk '/libasan\.so/ { print $3 }')
+[ -n "$san" ] && foreign_preload="$san $preload"

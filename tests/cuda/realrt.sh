@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/cuda/env.sh"
 ex=$top_builddir/examples/vecadd/vecadd
 [ -x "$ex" ] || { echo "examples/vecadd/vecadd was not built"; exit 1; }
-LD_PRELOAD=$preload BWSCHED_CUDA_SINK=none BWSCHED_CUDA_DEBUG=1 \
+LD_PRELOAD=$foreign_preload BWSCHED_CUDA_SINK=none BWSCHED_CUDA_DEBUG=1 \
     FAKECUDA_LOG=$tmp/log "$ex" 16 1 > /dev/null 2> "$tmp/err"
 rc=$?
 [ $rc -ne 0 ] || { echo "vecadd succeeded without a driver?"; exit 1; }

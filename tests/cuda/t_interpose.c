@@ -416,6 +416,13 @@ dlsym_paths(void)
 	CHECK(dlsym(RTLD_DEFAULT, "strlen") != NULL);
 	CHECK(dlsym(drv, "no_such_symbol") == NULL);
 	CHECK(dlsym(RTLD_NEXT, "cuInit") != NULL);
+	/*
+	 * RTLD_NEXT searches after the caller (this program), so it finds
+	 * the preloaded library's own export, not the one after it.
+	 */
+	CHECK(dlsym(RTLD_NEXT, "cuLaunchKernel") ==
+	    dlsym(RTLD_DEFAULT, "cuLaunchKernel"));
+	CHECK(ours(dlsym(RTLD_NEXT, "cuLaunchKernel")));
 	dlclose(drv);
 }
 
