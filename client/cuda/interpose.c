@@ -140,8 +140,8 @@ resolve(struct entry *e)
 	void *p = __atomic_load_n(&e->real, __ATOMIC_ACQUIRE);
 	void *h;
 
-	if (p != NULL)
-		return p;
+	if (p != NULL || e->name == NULL)
+		return p;	/* slots are bound before they are handed out */
 	p = bwcuda_real_dlsym(RTLD_NEXT, e->name);
 	if ((p == NULL || is_ours(p)) && (h = driver_handle()) != NULL)
 		p = bwcuda_real_dlsym(h, e->name);

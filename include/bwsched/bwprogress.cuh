@@ -137,6 +137,48 @@ bwprogress_launch(const char *kernel, cudaStream_t stream)
 	return (unsigned long long *)(s->dev + ((char *)bm - s->host));
 }
 
+/*
+ * For applications that use libbwclient themselves (include
+ * <bwsched/bwclient.h> first and link -lbwclient) instead of bwrun: map
+ * the handle's progress page, then claim slots with bwc_launch.  The
+ * application frees each slot with bwc_launch_done once the launch's
+ * stream is synchronized.
+ */
+#ifdef BWSCHED_BWCLIENT_H
+static inline int
+bwprogress_init_bwc(bwc_t *c)
+{
+	struct bwprogress_state *s = bwprogress_state_();
+	void *dev = NULL;
+
+	if (s->ready > 0)
+		return 0;
+	s->ready = -1;
+	if ((s->host = (char *)bwc_progress_page(c, &s->size)) == NULL)
+		return -1;
+	if (cudaHostRegister(s->host, s->size, cudaHostRegisterMapped) !=
+	    cudaSuccess ||
+	    cudaHostGetDevicePointer(&dev, s->host, 0) != cudaSuccess)
+		return -1;
+	s->dev = (char *)dev;
+	s->ready = 1;
+	return 0;
+}
+
+/* Device bitmap of a new launch of kernel (its bwc id); *slot for done. */
+static inline unsigned long long *
+bwprogress_launch_bwc(bwc_t *c, int kernel, cudaStream_t stream, int *slot)
+{
+	struct bwprogress_state *s = bwprogress_state_();
+	uint64_t *bm = NULL;
+
+	*slot = bwc_launch(c, kernel, (uint64_t)(uintptr_t)stream, &bm);
+	if (s->ready <= 0 || *slot < 0 || bm == NULL)
+		return NULL;
+	return (unsigned long long *)(s->dev + ((char *)bm - s->host));
+}
+#endif /* BWSCHED_BWCLIENT_H */
+
 #endif /* __CUDACC__ || BWPROGRESS_HOST */
 
 #endif /* BWSCHED_BWPROGRESS_CUH */

@@ -23,6 +23,10 @@ done
 printf '#define BWPROGRESS_HOST\n#include <bwsched/bwprogress.cuh>\nint main(void){return bwprogress_init() == -1 ? 0 : 1;}\n' \
     > "$tmp/host.cpp"
 "$NVCC" -I"$inc" -x cu -o "$tmp/host" "$tmp/host.cpp" && "$tmp/host" || exit 1
+# and with libbwclient's own helpers (compile only: no link here)
+printf '#include <bwsched/bwclient.h>\n#include <bwsched/bwprogress.cuh>\n__global__ void k(unsigned long long *b) { BWPROGRESS_DONE(b); }\nint f(bwc_t *c) { int slot; if (bwprogress_init_bwc(c)) return -1; k<<<4, 64>>>(bwprogress_launch_bwc(c, 0, 0, &slot)); return slot; }\n' \
+    > "$tmp/direct.cu"
+"$NVCC" -I"$inc" -c -o "$tmp/direct.o" "$tmp/direct.cu" || exit 1
 ex=$top_builddir/examples/vecadd/vecadd
 [ -x "$ex" ] || { echo "examples/vecadd/vecadd was not built"; exit 1; }
 exit 0
