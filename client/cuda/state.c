@@ -191,16 +191,21 @@ bwcuda_launch(struct bwcuda_state *st, uint64_t key)
 	pthread_mutex_unlock(&st->lock);
 }
 
+/* Under the mutex too: the sink sees every change in one order. */
 void
 bwcuda_copy_begin(struct bwcuda_state *st)
 {
+	pthread_mutex_lock(&st->lock);
 	st->sink.ops->memcpy_begin(st->sink.ctx);
+	pthread_mutex_unlock(&st->lock);
 }
 
 void
 bwcuda_copy_end(struct bwcuda_state *st)
 {
+	pthread_mutex_lock(&st->lock);
 	st->sink.ops->memcpy_end(st->sink.ctx);
+	pthread_mutex_unlock(&st->lock);
 }
 
 uint64_t
