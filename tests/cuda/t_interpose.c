@@ -167,11 +167,14 @@ thread_body(void *arg)
 	CUstream s = S(0x10000 * (1 + (uintptr_t)arg));
 	int i;
 
+	char host[8];
+
 	for (i = 0; i < 200; i++) {
 		cudaLaunchKernel((void *)0x1, one, one, NULL, 0, s);
 		cudaMemcpyAsync((void *)0x10, (void *)0x20, 8,
 		    cudaMemcpyDeviceToHost, s);
 		cudaStreamSynchronize(s);
+		cudaMemcpy(host, (void *)0x10, 8, cudaMemcpyDeviceToHost);
 	}
 	return NULL;
 }
@@ -191,6 +194,7 @@ threads(void)
 	CHECK(count(m, "call cuLaunchKernel ") == 800);
 	CHECK(count(m, "call cuMemcpyDtoHAsync_v2 ") == 800);
 	CHECK(count(m, "call cuStreamSynchronize ") == 800);
+	CHECK(count(m, "memcpy_begin") == 800 && count(m, "memcpy_end") == 800);
 	/* each stream went active and was cleared the same number of times */
 	CHECK(count(m, "active 0x10000") == count(m, "sync 0x10000"));
 	CHECK(count(m, "active 0x40000") == count(m, "sync 0x40000"));
