@@ -83,7 +83,8 @@ main(int argc, char **argv)
 	int c, inject = 1, nprof = 0;
 	size_t len = 0;
 
-	while ((c = getopt_long(argc, argv, "+k:p:T:s:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+k:p:T:s:n:h", opts,
+	    NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			if ((abs = realpath(optarg, NULL)) == NULL) {

@@ -55,11 +55,11 @@ tests_cuda_t_interpose_LDADD = tests/cuda/libfakecudart.la \
 	tests/cuda/libfakecuda.la -ldl
 tests_cuda_t_interpose_LDFLAGS = $(AM_LDFLAGS) -no-install
 
-TESTS += tests/cuda/t_state tests/cuda/interpose.sh tests/cuda/absent.sh \
-	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh tests/cuda/live.sh
-dist_check_SCRIPTS += tests/cuda/interpose.sh tests/cuda/absent.sh \
-	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh tests/cuda/live.sh \
-	tests/cuda/env.sh
+cuda_sh_tests = tests/cuda/interpose.sh tests/cuda/absent.sh \
+	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh \
+	tests/cuda/live.sh
+TESTS += tests/cuda/t_state $(cuda_sh_tests)
+dist_check_SCRIPTS += $(cuda_sh_tests) tests/cuda/env.sh
 EXTRA_DIST += tests/cuda/progress_kernel.cu
 
 if HAVE_CUPTI
@@ -84,7 +84,8 @@ examples_vecadd_vecadd_LINK = $(NVCC) -o $@
 examples/vecadd/vecadd.o: $(srcdir)/examples/vecadd/vecadd.cu \
 		$(srcdir)/include/bwsched/bwprogress.cuh
 	@$(MKDIR_P) examples/vecadd
-	$(NVCC) -I$(top_srcdir)/include -c -o $@ $(srcdir)/examples/vecadd/vecadd.cu
+	$(NVCC) -I$(top_srcdir)/include -c -o $@ \
+		$(srcdir)/examples/vecadd/vecadd.cu
 CLEANFILES += examples/vecadd/vecadd.o
 endif
 

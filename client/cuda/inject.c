@@ -232,8 +232,8 @@ runtime_action(CUpti_CallbackId id, const CUpti_CallbackData *cb)
 		if (P(cudaLaunchKernelExC_v11060)->config == NULL)
 			break;
 		a.op = OP_LAUNCH;
-		a.key = KEY(P(cudaLaunchKernelExC_v11060)->config->stream,
-		    id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060);
+		a.key = KEY(P(cudaLaunchKernelExC_v11060)->config->stream, id ==
+		    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060);
 		break;
 	case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
 	case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000: {
@@ -319,8 +319,8 @@ bwcuda_cupti_callback(void *user, CUpti_CallbackDomain domain,
 			return;
 		if (cb->callbackSite == CUPTI_API_ENTER)
 			rt_depth++;
-		ok = cb->functionReturnValue == NULL ||
-		    *(const cudaError_t *)cb->functionReturnValue == cudaSuccess;
+		ok = cb->functionReturnValue == NULL || *(const cudaError_t *)
+		    cb->functionReturnValue == cudaSuccess;
 		apply(&a, cb, ok);
 		if (cb->callbackSite == CUPTI_API_EXIT && rt_depth > 0)
 			rt_depth--;

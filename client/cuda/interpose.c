@@ -33,7 +33,8 @@
 #define EXPORT		__attribute__((visibility("default")))
 #define NSLOTS		16
 #define CU_ERROR_NOT_FOUND	500
-#define GPA_PER_THREAD	0x2	/* CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM */
+/* CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM */
+#define GPA_PER_THREAD	0x2
 
 typedef int CUres;
 typedef void *CUst;		/* CUstream */
@@ -141,7 +142,7 @@ resolve(struct entry *e)
 	void *h;
 
 	if (p != NULL || e->name == NULL)
-		return p;	/* slots are bound before they are handed out */
+		return p;	/* slots are bound before being handed out */
 	p = bwcuda_real_dlsym(RTLD_NEXT, e->name);
 	if ((p == NULL || is_ours(p)) && (h = driver_handle()) != NULL)
 		p = bwcuda_real_dlsym(h, e->name);

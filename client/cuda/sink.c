@@ -103,7 +103,8 @@ static int none_launch(void *c, int k, uint64_t key, uint64_t **bm)
 	*bm = NULL;
 	return -ENOTCONN;
 }
-static int none_kid(void *c, const char *n) { (void)c; (void)n; return -ENOTCONN; }
+static int none_kid(void *c, const char *n)
+{ (void)c; (void)n; return -ENOTCONN; }
 static void *none_page(void *c, size_t *sz) { (void)c; *sz = 0; return NULL; }
 static void *none_client(void *c) { (void)c; return NULL; }
 
@@ -356,7 +357,8 @@ cl_library(void)
 	if ((h = dlopen("libbwclient.so.0", RTLD_NOW | RTLD_GLOBAL)) != NULL)
 		return h;
 #ifdef BWCUDA_LIBDIR
-	return dlopen(BWCUDA_LIBDIR "/libbwclient.so.0", RTLD_NOW | RTLD_GLOBAL);
+	return dlopen(BWCUDA_LIBDIR "/libbwclient.so.0",
+	    RTLD_NOW | RTLD_GLOBAL);
 #else
 	return NULL;
 #endif

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #define BWCUDA_KEY_LEGACY	0x1u	/* legacy default stream */
-#define BWCUDA_KEY_ORPHAN	0x3u	/* work of destroyed/untracked streams */
+#define BWCUDA_KEY_ORPHAN	0x3u	/* destroyed, untracked streams */
 
 #define BWCUDA_MAX_STREAMS	256	/* table size, a power of two */
 #define BWCUDA_MAX_EVENTS	1024	/* a power of two */
@@ -38,7 +38,7 @@ struct bwcuda_sink_ops {
 	int	(*memcpy_begin)(void *);
 	int	(*memcpy_end)(void *);
 	/* claim a progress slot; returns the slot or a negative errno */
-	int	(*launch)(void *, int kernel, uint64_t key, uint64_t **bitmap);
+	int	(*launch)(void *, int kernel, uint64_t key, uint64_t **bm);
 	int	(*launch_done)(void *, int slot);
 	/* profile id of a kernel name, or a negative errno */
 	int	(*kernel_id)(void *, const char *name);
@@ -63,7 +63,7 @@ struct bwcuda_stream {
 struct bwcuda_event {
 	uint64_t	event;		/* 0: empty */
 	uint64_t	key;		/* stream it was recorded on */
-	uint64_t	seq;		/* that stream's last_seq at record time */
+	uint64_t	seq;		/* its last_seq when recorded */
 };
 
 struct bwcuda_state {
@@ -80,7 +80,8 @@ struct bwcuda_state {
 /* Stream handle (as the API received it) to key; ptds: per-thread API. */
 uint64_t	bwcuda_stream_key(uint64_t handle, int ptds);
 
-void	bwcuda_state_init(struct bwcuda_state *, const struct bwcuda_sink *);
+void	bwcuda_state_init(struct bwcuda_state *,
+	    const struct bwcuda_sink *);
 void	bwcuda_state_fini(struct bwcuda_state *);
 
 /* Kernel launch, graph launch or asynchronous copy on a stream. */
@@ -91,10 +92,12 @@ void	bwcuda_copy_end(struct bwcuda_state *);
 /* Snapshot to take before a synchronizing call. */
 uint64_t bwcuda_sync_begin(struct bwcuda_state *);
 /* After a successful stream / device synchronization. */
-void	bwcuda_stream_synced(struct bwcuda_state *, uint64_t key, uint64_t snap);
+void	bwcuda_stream_synced(struct bwcuda_state *, uint64_t key,
+	    uint64_t snap);
 void	bwcuda_device_synced(struct bwcuda_state *, uint64_t snap);
 /* Events: record, completion observed, destruction. */
-void	bwcuda_event_record(struct bwcuda_state *, uint64_t event, uint64_t key);
+void	bwcuda_event_record(struct bwcuda_state *, uint64_t event,
+	    uint64_t key);
 void	bwcuda_event_synced(struct bwcuda_state *, uint64_t event);
 void	bwcuda_event_forget(struct bwcuda_state *, uint64_t event);
 /* The stream is destroyed; its pending work (if any) stays protected. */

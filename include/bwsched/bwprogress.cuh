@@ -63,9 +63,9 @@ bwprogress_done(unsigned long long *bitmap)
 #include <cuda_runtime_api.h>
 
 struct bwprogress_state {
-	int		 ready;		/* 1: mapped, -1: unavailable */
-	char		*host;		/* progress page in this process */
-	char		*dev;		/* the same page as the GPU sees it */
+	int		 ready;	/* 1: mapped, -1: unavailable */
+	char		*host;	/* progress page in this process */
+	char		*dev;	/* the same page as the GPU sees it */
 	size_t		 size;
 	int		(*launch)(const char *, uint64_t, int, uint64_t **);
 };

@@ -10,7 +10,8 @@ preload=$top_builddir/client/cuda/.libs/libbwcuda.so
 ln -s "$fakedir/libfakecuda.so" "$tmp/libcuda.so.1"
 LD_LIBRARY_PATH=$tmp:$fakedir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # the sanitizer runtime cannot come first when something is preloaded
-ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0\
+${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 export LD_LIBRARY_PATH ASAN_OPTIONS
 unset CUDA_INJECTION64_PATH BWSCHED_PROFILES BWSCHED_CUDA_SINK
 # A sanitizer build of the preload library in a program built without

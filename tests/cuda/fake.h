@@ -62,7 +62,8 @@ cudaError_t	cudaLaunchKernelExC(const cudaLaunchConfig_t *, const void *,
 cudaError_t	cudaStreamSynchronize(cudaStream_t);
 cudaError_t	cudaStreamSynchronize_ptsz(cudaStream_t);
 cudaError_t	cudaDeviceSynchronize(void);
-cudaError_t	cudaMemcpy(void *, const void *, size_t, enum cudaMemcpyKind);
+cudaError_t	cudaMemcpy(void *, const void *, size_t,
+		    enum cudaMemcpyKind);
 cudaError_t	cudaMemcpyAsync(void *, const void *, size_t,
 		    enum cudaMemcpyKind, cudaStream_t);
 cudaError_t	cudaGraphLaunch(cudaGraphExec_t, cudaStream_t);

@@ -18,7 +18,8 @@ trap 'kill $dpid 2>/dev/null; wait $dpid 2>/dev/null; rm -rf "$tmp"' EXIT
 i=0
 until "$BWCTL" -s "$BWSCHED_SOCKET" status > /dev/null 2>&1; do
 	i=$((i + 1))
-	[ $i -lt 200 ] || { echo "daemon did not start"; cat "$tmp/daemon.log"; exit 1; }
+	[ $i -lt 200 ] || {
+		echo "daemon did not start"; cat "$tmp/daemon.log"; exit 1; }
 	sleep 0.05
 done
 LD_PRELOAD=$preload BWSCHED_BWCLIENT_LIB=$lib BWSCHED_TASK_NAME=cudalive \

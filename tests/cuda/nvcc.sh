@@ -20,12 +20,27 @@ done
 "$NVCC" -I"$inc" -o "$tmp/progress_kernel" "$src" || exit 1
 "$tmp/progress_kernel" || exit 1
 # the header also builds as plain C++ host code
-printf '#define BWPROGRESS_HOST\n#include <bwsched/bwprogress.cuh>\nint main(void){return bwprogress_init() == -1 ? 0 : 1;}\n' \
-    > "$tmp/host.cpp"
+cat > "$tmp/host.cpp" <<'END'
+#define BWPROGRESS_HOST
+#include <bwsched/bwprogress.cuh>
+int main(void) { return bwprogress_init() == -1 ? 0 : 1; }
+END
 "$NVCC" -I"$inc" -x cu -o "$tmp/host" "$tmp/host.cpp" && "$tmp/host" || exit 1
 # and with libbwclient's own helpers (compile only: no link here)
-printf '#include <bwsched/bwclient.h>\n#include <bwsched/bwprogress.cuh>\n__global__ void k(unsigned long long *b) { BWPROGRESS_DONE(b); }\nint f(bwc_t *c) { int slot; if (bwprogress_init_bwc(c)) return -1; k<<<4, 64>>>(bwprogress_launch_bwc(c, 0, 0, &slot)); return slot; }\n' \
-    > "$tmp/direct.cu"
+cat > "$tmp/direct.cu" <<'END'
+#include <bwsched/bwclient.h>
+#include <bwsched/bwprogress.cuh>
+__global__ void k(unsigned long long *b) { BWPROGRESS_DONE(b); }
+int f(bwc_t *c)
+{
+	int slot;
+
+	if (bwprogress_init_bwc(c))
+		return -1;
+	k<<<4, 64>>>(bwprogress_launch_bwc(c, 0, 0, &slot));
+	return slot;
+}
+END
 "$NVCC" -I"$inc" -c -o "$tmp/direct.o" "$tmp/direct.cu" || exit 1
 ex=$top_builddir/examples/vecadd/vecadd
 [ -x "$ex" ] || { echo "examples/vecadd/vecadd was not built"; exit 1; }

@@ -111,8 +111,10 @@ call(CUpti_CallbackDomain dom, CUpti_CallbackId id, void *params, int ret,
 	bwcuda_cupti_callback(NULL, dom, id, &cb);
 }
 
-#define DRV(name)	CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name
-#define RT(name)	CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name
+#define DRV(name) \
+	CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name
+#define RT(name) \
+	CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name
 #define ST(x)		((CUstream)(uintptr_t)(x))
 
 /* What the runtime does underneath: a driver call on another stream. */

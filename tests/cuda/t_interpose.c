@@ -48,7 +48,8 @@ load(void)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	for (p = strtok_r(buf, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+	for (p = strtok_r(buf, "\n", &save); p != NULL;
+	    p = strtok_r(NULL, "\n", &save)) {
 		lines = realloc(lines, sizeof(*lines) * (size_t)(nlines + 1));
 		lines[nlines++] = p;
 	}
@@ -376,7 +377,7 @@ gpa(void)
 	CHECK(g2("cuStreamSynchronize", (void **)&sync, 12000,
 	    CU_GET_PROC_ADDRESS_LEGACY_STREAM, &st) == 0);
 	sync(0);
-	CHECK(held());		/* legacy sync: not this thread's stream */
+	CHECK(held());	/* a legacy sync: not this thread's stream */
 	CHECK(g2("cuStreamSynchronize", (void **)&sync, 12000,
 	    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &st) == 0);
 	sync(0);

@@ -90,8 +90,21 @@ s_forget(void *c, uint64_t k)
 }
 
 static int s_device(void *c) { (void)c; v.device_syncs++; return 0; }
-static int s_mb(void *c) { (void)c; __atomic_add_fetch(&v.depth, 1, __ATOMIC_SEQ_CST); return 0; }
-static int s_me(void *c) { (void)c; __atomic_sub_fetch(&v.depth, 1, __ATOMIC_SEQ_CST); return 0; }
+static int
+s_mb(void *c)
+{
+	(void)c;
+	__atomic_add_fetch(&v.depth, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static int
+s_me(void *c)
+{
+	(void)c;
+	__atomic_sub_fetch(&v.depth, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
 
 static uint64_t bitmaps[64][4];
 
@@ -322,7 +335,8 @@ test_table_model(void)
 			    bwcuda_sync_begin(&st));
 			model[k] = 0;
 		} else if (!model[k]) {
-			bwcuda_stream_destroyed(&st, 0x1000 + 0x100 * (uint64_t)k);
+			bwcuda_stream_destroyed(&st,
+			    0x1000 + 0x100 * (uint64_t)k);
 		}
 	}
 	for (n = 0, k = 0; k < 200; k++)
