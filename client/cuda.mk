@@ -28,6 +28,7 @@ EXTRA_DIST += client/cuda/inject.c client/cuda/inject.h
 endif
 
 bin_PROGRAMS += client/bwrun
+dist_man_MANS += man/bwrun.1
 client_bwrun_SOURCES = client/bwrun.c
 
 pkginclude_HEADERS += include/bwsched/bwprogress.cuh
