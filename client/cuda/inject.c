@@ -49,13 +49,16 @@ apply(const struct action *a, const CUpti_CallbackData *cb, int ok)
 	switch (a->op) {
 	case OP_LAUNCH:
 		if (enter)
-			bwcuda_launch(st, a->key);
+			bwcuda_launch_begin(st, a->key);
+		else
+			bwcuda_launch_end(st, a->key);
 		break;
 	case OP_COPY_IN:
 		if (enter) {
 			bwcuda_copy_begin(st);
-			bwcuda_launch(st, a->key);
+			bwcuda_launch_begin(st, a->key);
 		} else {
+			bwcuda_launch_end(st, a->key);
 			bwcuda_copy_end(st);
 		}
 		break;

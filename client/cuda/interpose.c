@@ -166,6 +166,21 @@ key(const struct entry *e, const void *stream)
 
 /* ---- the behaviour of each kind -------------------------------------- */
 
+/* Work submitted to stream k by the real call. */
+#define AROUND(k, call) do { \
+	struct bwcuda_state *st_; \
+	uint64_t k_; \
+	CUres r_; \
+	if (!on()) \
+		return call; \
+	st_ = bwcuda_global(); \
+	k_ = (k); \
+	bwcuda_launch_begin(st_, k_); \
+	r_ = call; \
+	bwcuda_launch_end(st_, k_); \
+	return r_; \
+} while (0)
+
 #define REAL(K, e) \
 	typedef CUres (*fn_t)(PAR_##K); \
 	fn_t real = (fn_t)resolve(e); \
@@ -176,54 +191,44 @@ static CUres
 w_LAUNCH(struct entry *e, PAR_LAUNCH)
 {
 	REAL(LAUNCH, e);
-	if (on())
-		bwcuda_launch(bwcuda_global(), key(e, s));
-	return real(f, gx, gy, gz, bx, by, bz, shm, s, p, x);
+	AROUND(key(e, s), real(f, gx, gy, gz, bx, by, bz, shm, s, p, x));
 }
 
 static CUres
 w_COOP(struct entry *e, PAR_COOP)
 {
 	REAL(COOP, e);
-	if (on())
-		bwcuda_launch(bwcuda_global(), key(e, s));
-	return real(f, gx, gy, gz, bx, by, bz, shm, s, p);
+	AROUND(key(e, s), real(f, gx, gy, gz, bx, by, bz, shm, s, p));
 }
 
 static CUres
 w_LAUNCH_EX(struct entry *e, PAR_LAUNCH_EX)
 {
 	REAL(LAUNCH_EX, e);
-	if (on() && c != NULL)
-		bwcuda_launch(bwcuda_global(), key(e, c->stream));
-	return real(c, f, p, x);
+	if (c == NULL)
+		return real(c, f, p, x);
+	AROUND(key(e, c->stream), real(c, f, p, x));
 }
 
 static CUres
 w_GRAPH(struct entry *e, PAR_GRAPH)
 {
 	REAL(GRAPH, e);
-	if (on())
-		bwcuda_launch(bwcuda_global(), key(e, s));
-	return real(g, s);
+	AROUND(key(e, s), real(g, s));
 }
 
 static CUres
 w_ASYNC4(struct entry *e, PAR_ASYNC4)
 {
 	REAL(ASYNC4, e);
-	if (on())
-		bwcuda_launch(bwcuda_global(), key(e, s));
-	return real(d, src, n, s);
+	AROUND(key(e, s), real(d, src, n, s));
 }
 
 static CUres
 w_ASYNC2(struct entry *e, PAR_ASYNC2)
 {
 	REAL(ASYNC2, e);
-	if (on())
-		bwcuda_launch(bwcuda_global(), key(e, s));
-	return real(d, s);
+	AROUND(key(e, s), real(d, s));
 }
 
 /*
@@ -242,8 +247,9 @@ w_COPY_IN(struct entry *e, PAR_COPY_IN)
 		return real(d, src, n);
 	st = bwcuda_global();
 	bwcuda_copy_begin(st);
-	bwcuda_launch(st, key(e, NULL));
+	bwcuda_launch_begin(st, key(e, NULL));
 	r = real(d, src, n);
+	bwcuda_launch_end(st, key(e, NULL));
 	bwcuda_copy_end(st);
 	return r;
 }
@@ -259,8 +265,9 @@ w_COPY_1(struct entry *e, PAR_COPY_1)
 		return real(d);
 	st = bwcuda_global();
 	bwcuda_copy_begin(st);
-	bwcuda_launch(st, key(e, NULL));
+	bwcuda_launch_begin(st, key(e, NULL));
 	r = real(d);
+	bwcuda_launch_end(st, key(e, NULL));
 	bwcuda_copy_end(st);
 	return r;
 }

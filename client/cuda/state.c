@@ -182,13 +182,42 @@ clear_stream(struct bwcuda_state *st, struct bwcuda_stream *s)
 }
 
 void
-bwcuda_launch(struct bwcuda_state *st, uint64_t key)
+bwcuda_launch_begin(struct bwcuda_state *st, uint64_t key)
 {
-	uint64_t seq = __atomic_add_fetch(&st->seq, 1, __ATOMIC_SEQ_CST);
+	struct bwcuda_stream *s;
 
 	pthread_mutex_lock(&st->lock);
-	mark_active(st, stream_get(st, key), seq);
+	s = stream_get(st, key);
+	s->inflight++;
+	mark_active(st, s, 0);
 	pthread_mutex_unlock(&st->lock);
+}
+
+void
+bwcuda_launch_end(struct bwcuda_state *st, uint64_t key)
+{
+	struct bwcuda_stream *s;
+	uint64_t seq;
+
+	pthread_mutex_lock(&st->lock);
+	/* the counter moves under the mutex: a snapshot orders with it */
+	seq = __atomic_add_fetch(&st->seq, 1, __ATOMIC_SEQ_CST);
+	/* overflowed or destroyed meanwhile: the orphan took its count */
+	if ((s = stream_find(st, key)) == NULL || s->inflight == 0)
+		s = stream_find(st, BWCUDA_KEY_ORPHAN);
+	if (s != NULL && s->inflight > 0) {
+		s->inflight--;
+		if (seq > s->last_seq)
+			s->last_seq = seq;
+	}
+	pthread_mutex_unlock(&st->lock);
+}
+
+void
+bwcuda_launch(struct bwcuda_state *st, uint64_t key)
+{
+	bwcuda_launch_begin(st, key);
+	bwcuda_launch_end(st, key);
 }
 
 /* Under the mutex too: the sink sees every change in one order. */
@@ -221,7 +250,7 @@ bwcuda_stream_synced(struct bwcuda_state *st, uint64_t key, uint64_t snap)
 
 	pthread_mutex_lock(&st->lock);
 	s = stream_find(st, key);
-	if (s != NULL && s->last_seq <= snap)
+	if (s != NULL && s->last_seq <= snap && s->inflight == 0)
 		clear_stream(st, s);
 	pthread_mutex_unlock(&st->lock);
 }
@@ -235,7 +264,7 @@ bwcuda_device_synced(struct bwcuda_state *st, uint64_t snap)
 	for (i = 0; i < BWCUDA_MAX_STREAMS; i++) {
 		struct bwcuda_stream *s = &st->streams[i];
 
-		if (s->key != 0 && s->last_seq <= snap)
+		if (s->key != 0 && s->last_seq <= snap && s->inflight == 0)
 			clear_stream(st, s);
 	}
 	if (st->nactive == 0)
@@ -266,7 +295,8 @@ bwcuda_event_record(struct bwcuda_state *st, uint64_t ev, uint64_t key)
 	}
 	s = stream_find(st, key);
 	e->key = key;
-	e->seq = s != NULL ? s->last_seq : 0;
+	/* with a launch still being submitted, we cannot tell: never */
+	e->seq = s != NULL && s->inflight == 0 ? s->last_seq : 0;
 out:
 	pthread_mutex_unlock(&st->lock);
 }
@@ -279,8 +309,9 @@ bwcuda_event_synced(struct bwcuda_state *st, uint64_t ev)
 
 	pthread_mutex_lock(&st->lock);
 	/* Complete only if the event was the stream's last pending work. */
-	if ((e = event_find(st, ev)) != NULL &&
-	    (s = stream_find(st, e->key)) != NULL && s->last_seq <= e->seq)
+	if ((e = event_find(st, ev)) != NULL && e->seq != 0 &&
+	    (s = stream_find(st, e->key)) != NULL && s->last_seq <= e->seq &&
+	    s->inflight == 0)
 		clear_stream(st, s);
 	pthread_mutex_unlock(&st->lock);
 }
@@ -318,6 +349,7 @@ bwcuda_stream_destroyed(struct bwcuda_state *st, uint64_t key)
 		s = stream_find(st, key);	/* the insert may move it */
 		if (s->active)
 			mark_active(st, o, s->last_seq);
+		o->inflight += s->inflight;
 		for (i = 0; i < s->nslots; i++) {
 			if (o->nslots < BWCUDA_STREAM_SLOTS)
 				o->slots[o->nslots++] = s->slots[i];

@@ -9,10 +9,12 @@
  * sink (libbwclient, a recorder for tests, or nothing) when a stream
  * becomes active or is cleared.
  *
- * Every launch gets a sequence number.  A synchronization takes a
- * snapshot of the counter before the real call and clears only streams
- * whose last work is not newer than the snapshot, so work another thread
- * launches while a synchronization is in progress is never lost.
+ * Work is marked active before the real call and gets a sequence number
+ * when the call has returned (it is then in the driver's queue).  A
+ * synchronization takes a snapshot of the counter before its real call
+ * and clears only streams with no work submitted after the snapshot and
+ * none still being submitted, so work another thread launches while a
+ * synchronization is in progress is never lost.
  */
 #ifndef BWCUDA_STATE_H
 #define BWCUDA_STATE_H
@@ -55,6 +57,7 @@ struct bwcuda_sink {
 struct bwcuda_stream {
 	uint64_t	key;		/* 0: empty */
 	uint64_t	last_seq;	/* sequence of its newest work */
+	int		inflight;	/* launch calls not yet returned */
 	int		active;
 	int		nslots;
 	int		slots[BWCUDA_STREAM_SLOTS];
@@ -84,7 +87,13 @@ void	bwcuda_state_init(struct bwcuda_state *,
 	    const struct bwcuda_sink *);
 void	bwcuda_state_fini(struct bwcuda_state *);
 
-/* Kernel launch, graph launch or asynchronous copy on a stream. */
+/*
+ * Kernel launch, graph launch or asynchronous copy on a stream: begin
+ * before the real call, end after it (whatever it returned).
+ * bwcuda_launch is both at once.
+ */
+void	bwcuda_launch_begin(struct bwcuda_state *, uint64_t key);
+void	bwcuda_launch_end(struct bwcuda_state *, uint64_t key);
 void	bwcuda_launch(struct bwcuda_state *, uint64_t key);
 /* Synchronous copy: hold the lock around the real call. */
 void	bwcuda_copy_begin(struct bwcuda_state *);

@@ -204,6 +204,42 @@ test_launch_during_sync(void)
 	CHECK(!held() && v.bad == 0);
 }
 
+/* A launch still inside the driver when a sync starts is not covered. */
+static void
+test_launch_in_flight(void)
+{
+	uint64_t snap;
+
+	reset();
+	bwcuda_launch_begin(&st, 0x1000);
+	CHECK(held());
+	snap = bwcuda_sync_begin(&st);
+	bwcuda_stream_synced(&st, 0x1000, snap);	/* sync returned */
+	CHECK(held());
+	bwcuda_launch_end(&st, 0x1000);
+	bwcuda_stream_synced(&st, 0x1000, snap);	/* still too old */
+	CHECK(held());
+	bwcuda_device_synced(&st, snap);
+	CHECK(held());
+	/* submitted before the snapshot: covered */
+	bwcuda_stream_synced(&st, 0x1000, bwcuda_sync_begin(&st));
+	CHECK(!held());
+	/* an event recorded while a launch is in flight covers nothing */
+	bwcuda_launch_begin(&st, 0x1000);
+	bwcuda_event_record(&st, 0xe1, 0x1000);
+	bwcuda_launch_end(&st, 0x1000);
+	bwcuda_event_synced(&st, 0xe1);
+	CHECK(held());
+	/* destroyed mid-launch: the orphan waits for the launch too */
+	bwcuda_launch_begin(&st, 0x2000);
+	bwcuda_stream_destroyed(&st, 0x2000);
+	bwcuda_device_synced(&st, bwcuda_sync_begin(&st));
+	CHECK(held() && find(BWCUDA_KEY_ORPHAN) >= 0);
+	bwcuda_launch_end(&st, 0x2000);
+	bwcuda_device_synced(&st, bwcuda_sync_begin(&st));
+	CHECK(!held() && v.bad == 0);
+}
+
 static void
 test_streams_and_device(void)
 {
@@ -426,6 +462,7 @@ main(void)
 {
 	test_one_stream();
 	test_launch_during_sync();
+	test_launch_in_flight();
 	test_streams_and_device();
 	test_copies();
 	test_events();
