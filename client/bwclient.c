@@ -35,6 +35,7 @@
 #include "bwsched/bwclient.h"
 #include "bwproto.h"
 #include "cpage.h"
+#include "creq.h"
 #include "cvalue.h"
 #include "fileio.h"
 #include "msg.h"
@@ -177,13 +178,11 @@ drop(bwc_t *h)
  * the handle) or -ENOTCONN when the connection is gone.
  */
 static int
-call(bwc_t *h, struct bwp_writer *w, uint64_t id, const int *fds, int nfds,
-    struct bwp_msg *reply)
+call_raw(bwc_t *h, const void *buf, size_t len, uint64_t id, const int *fds,
+    int nfds, struct bwp_msg *reply)
 {
 	struct bwp_recv	 r;
 	uint64_t	 rid, st;
-	void		*buf;
-	size_t		 len;
 	char		 etext[BWP_ERR_MAX];
 	int		 rc;
 
@@ -191,11 +190,7 @@ call(bwc_t *h, struct bwp_writer *w, uint64_t id, const int *fds, int nfds,
 	if (h->sock < 0)
 		return fail(h, -ENOTCONN, "not connected to bwsched at %s",
 		    h->path);
-	buf = bwp_w_finish(w, &len);
-	if (buf == NULL)
-		return fail(h, -ENOMEM, "out of memory");
 	rc = bwp_wire_send(h->sock, buf, len, fds, nfds, 0);
-	free(buf);
 	if (rc < 0)
 		goto lost;
 	for (;;) {
@@ -237,19 +232,46 @@ lost:
 	    strerror(-rc));
 }
 
+/* The same for a request built with a bwp_writer (big or rare ones). */
+static int
+call(bwc_t *h, struct bwp_writer *w, uint64_t id, const int *fds, int nfds,
+    struct bwp_msg *reply)
+{
+	void	*buf;
+	size_t	 len;
+	int	 rc;
+
+	bwp_msg_init(reply);
+	buf = bwp_w_finish(w, &len);
+	if (buf == NULL)
+		return fail(h, -ENOMEM, "out of memory");
+	rc = call_raw(h, buf, len, id, fds, nfds, reply);
+	free(buf);
+	return rc;
+}
+
+/* A request packed with creq (small, frequent ones). */
+static int
+call_creq(bwc_t *h, struct creq *q, uint64_t id, struct bwp_msg *reply)
+{
+	if (q->overflow) {
+		bwp_msg_init(reply);
+		return fail(h, -EMSGSIZE, "request too long");
+	}
+	return call_raw(h, q->buf, q->len, id, NULL, 0, reply);
+}
+
 /* A request with no arguments; the reply is discarded. */
 static int
 call_simple(bwc_t *h, enum bwp_op op)
 {
-	struct bwp_writer	w;
-	struct bwp_msg		m;
-	uint64_t		id = h->next_id++;
-	int			rc;
+	struct creq	q;
+	struct bwp_msg	m;
+	uint64_t	id = h->next_id++;
+	int		rc;
 
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, op);
-	rc = call(h, &w, id, NULL, 0, &m);
-	bwp_w_free(&w);
+	creq_begin(&q, id, op, 0);
+	rc = call_creq(h, &q, id, &m);
 	bwp_msg_free(&m);
 	return rc;
 }
@@ -318,9 +340,14 @@ establish(bwc_t *h)
 	rc = hello(h);
 	if (rc == 0 && h->registered)
 		rc = send_task_register(h);
+	/*
+	 * A kernel the new daemon refuses (its limits may have changed)
+	 * stays unknown to it; only a lost connection starts over.
+	 */
 	n = __atomic_load_n(&h->nkern, __ATOMIC_ACQUIRE);
 	for (i = 0; rc == 0 && i < n; i++)
-		rc = send_kernel_register(h, h->kern[i], NULL);
+		if (send_kernel_register(h, h->kern[i], NULL) == -ENOTCONN)
+			rc = -ENOTCONN;
 	if (rc < 0 && h->sock >= 0) {
 		close(h->sock);
 		h->sock = -1;
@@ -507,6 +534,16 @@ send_task_register(bwc_t *h)
 	return rc;
 }
 
+/* Free every slot of a progress page kept across registrations. */
+static void
+progress_reset(struct cpage_progress *pp)
+{
+	uint32_t	i;
+
+	for (i = 0; i < pp->nslots; i++)
+		cpage_slot_release(pp, (int)i);
+}
+
 int
 bwc_task_register(bwc_t *h, const struct bwc_task_params *p)
 {
@@ -538,7 +575,13 @@ bwc_task_register(bwc_t *h, const struct bwc_task_params *p)
 		rc = fail(h, rc, "task page: %s", strerror(-rc));
 		goto out;
 	}
-	if (p->progress_slots > 0 && (rc = cpage_progress_create(&h->pp,
+	/* a page kept from an earlier registration is reused if it fits */
+	if (h->pp.fd >= 0 && (h->pp.nslots != p->progress_slots ||
+	    h->pp.max_blocks != p->progress_max_blocks))
+		cpage_progress_destroy(&h->pp);
+	if (h->pp.fd >= 0)
+		progress_reset(&h->pp);
+	else if (p->progress_slots > 0 && (rc = cpage_progress_create(&h->pp,
 	    p->progress_slots, p->progress_max_blocks)) < 0) {
 		rc = fail(h, rc, "progress page (%u slots of %u blocks): %s",
 		    p->progress_slots, p->progress_max_blocks, strerror(-rc));
@@ -823,19 +866,17 @@ live(bwc_t *h)
 static int
 call_stream(bwc_t *h, enum bwp_op op, const char *key, uint64_t v)
 {
-	struct bwp_writer	w;
-	struct bwp_msg		m;
-	uint64_t		id = h->next_id++;
-	int			rc;
+	struct creq	q;
+	struct bwp_msg	m;
+	uint64_t	id = h->next_id++;
+	int		rc;
 
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, op);
+	creq_begin(&q, id, op, key != NULL ? 1 : 0);
 	if (key != NULL && strcmp(key, "all") == 0)
-		bwp_w_kbool(&w, "all", true);
+		creq_kbool(&q, "all", true);
 	else if (key != NULL)
-		bwp_w_kuint(&w, key, v);
-	rc = call(h, &w, id, NULL, 0, &m);
-	bwp_w_free(&w);
+		creq_kuint(&q, key, v);
+	rc = call_creq(h, &q, id, &m);
 	bwp_msg_free(&m);
 	return rc;
 }
@@ -1046,7 +1087,7 @@ bwc_progress_page(bwc_t *h, size_t *size)
 int
 bwc_get(bwc_t *h, const char *key, char *buf, size_t len)
 {
-	struct bwp_writer	 w;
+	struct creq		 q;
 	struct bwp_msg		 m;
 	const msgpack_object	*v;
 	uint64_t		 id;
@@ -1056,11 +1097,9 @@ bwc_get(bwc_t *h, const char *key, char *buf, size_t len)
 		return fail(h, -EINVAL, "bad key");
 	pthread_mutex_lock(&h->mu);
 	id = h->next_id++;
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, BWP_OP_GET);
-	bwp_w_kstr(&w, "key", key);
-	rc = call(h, &w, id, NULL, 0, &m);
-	bwp_w_free(&w);
+	creq_begin(&q, id, BWP_OP_GET, 1);
+	creq_kstr(&q, "key", key);
+	rc = call_creq(h, &q, id, &m);
 	if (rc == 0) {
 		v = bwp_msg_find(&m, NULL, "value");
 		rc = v == NULL ? -EPROTO : cvalue_format(v, buf, len);

@@ -209,6 +209,11 @@ field(const msgpack_object *map, const char *key, char *buf, size_t len)
 
 	if (v == NULL)
 		return "-";
+	/* the regulator's "no limit" budget */
+	if (strcmp(key, "budget") == 0 &&
+	    v->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+	    v->via.u64 == UINT64_MAX)
+		return "unlimited";
 	f = fmemopen(buf, len, "w");
 	if (f == NULL)
 		return "?";

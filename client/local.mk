@@ -2,7 +2,8 @@
 
 lib_LTLIBRARIES += client/libbwclient.la
 client_libbwclient_la_SOURCES = client/bwclient.c client/cpage.c \
-	client/cpage.h client/cvalue.c client/cvalue.h
+	client/cpage.h client/creq.c client/creq.h client/cvalue.c \
+	client/cvalue.h
 client_libbwclient_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 client_libbwclient_la_LDFLAGS = $(AM_LDFLAGS) \
 	-version-info $(BWCLIENT_LT_VERSION) -export-symbols-regex '^bwc_'
@@ -29,13 +30,26 @@ CLEANFILES += client/completion/bwctl
 check_PROGRAMS += tests/client/test_cpage
 TESTS += tests/client/test_cpage
 tests_client_test_cpage_SOURCES = tests/client/test_cpage.c client/cpage.c \
-	client/cpage.h client/cvalue.c client/cvalue.h
+	client/cpage.h client/creq.c client/creq.h client/cvalue.c \
+	client/cvalue.h
 tests_client_test_cpage_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_client_test_cpage_LDADD = proto/libbwproto.la $(MSGPACK_LIBS) $(LIBM)
 
 # integration: libbwclient and bwctl against the real daemon
 check_PROGRAMS += tests/client/live
 tests_client_live_SOURCES = tests/client/live.c
-tests_client_live_LDADD = client/libbwclient.la
-TESTS += tests/client/live.sh tests/client/bwctl.sh
-dist_check_SCRIPTS += tests/client/live.sh tests/client/bwctl.sh
+tests_client_live_LDADD = client/libbwclient.la model/libbwmodel.la $(LIBM)
+TESTS += tests/client/live.sh tests/client/bwctl.sh tests/client/completion.sh
+dist_check_SCRIPTS += tests/client/live.sh tests/client/bwctl.sh \
+	tests/client/completion.sh
+
+# benchmarks (make bench): protocol round trips and the page lock
+BENCH_PROGS += bench/bench_proto bench/bench_lock
+EXTRA_PROGRAMS += bench/bench_proto bench/bench_lock
+bench_bench_proto_SOURCES = bench/bench_proto.c bench/bdaemon.c bench/bdaemon.h
+bench_bench_proto_LDADD = client/libbwclient.la
+bench_bench_lock_SOURCES = bench/bench_lock.c bench/bdaemon.c bench/bdaemon.h
+bench_bench_lock_LDADD = client/libbwclient.la
+CLEANFILES += bench/bench_proto bench/bench_lock
+
+dist_man_MANS += man/bwctl.8 man/libbwclient.3

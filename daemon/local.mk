@@ -20,7 +20,11 @@ dist_man_MANS += man/bwsched.8 man/bwsched.conf.5
 dist_doc_DATA += doc/protocol.md
 
 # tests: unit tests, the protocol test client and the integration suites
-check_PROGRAMS += tests/daemon/test_config tests/daemon/bwtest
+check_PROGRAMS += tests/daemon/test_config tests/daemon/test_tasks \
+	tests/daemon/bwtest
+tests_daemon_test_tasks_SOURCES = tests/daemon/test_tasks.c
+tests_daemon_test_tasks_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_daemon_test_tasks_LDADD = daemon/libbwdaemon.la
 tests_daemon_test_config_SOURCES = tests/daemon/test_config.c
 tests_daemon_test_config_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_daemon_test_config_LDADD = daemon/libbwdaemon.la
@@ -28,7 +32,7 @@ tests_daemon_bwtest_SOURCES = tests/daemon/bwtest.c tests/daemon/tc.c \
 	tests/daemon/tc.h
 tests_daemon_bwtest_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/tests/daemon
 tests_daemon_bwtest_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
-TESTS += tests/daemon/test_config tests/daemon/basic.sh
+TESTS += tests/daemon/test_config tests/daemon/test_tasks tests/daemon/basic.sh
 dist_check_SCRIPTS += tests/daemon/basic.sh
 EXTRA_DIST += tests/daemon/lib.sh
 check_PROGRAMS += tests/abuse/abuse
@@ -38,7 +42,8 @@ tests_abuse_abuse_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/tests/
 tests_abuse_abuse_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
 TESTS += tests/abuse/abuse.sh
 dist_check_SCRIPTS += tests/abuse/abuse.sh
-TESTS += tests/daemon/notify.sh tests/daemon/activate.sh tests/daemon/reload.sh
+TESTS += tests/daemon/notify.sh tests/daemon/activate.sh tests/daemon/reload.sh \
+	tests/daemon/pyclient.sh
 dist_check_SCRIPTS += tests/daemon/notify.sh tests/daemon/activate.sh \
-	tests/daemon/reload.sh
-EXTRA_DIST += tests/daemon/notifyd.py
+	tests/daemon/reload.sh tests/daemon/pyclient.sh
+EXTRA_DIST += tests/daemon/notifyd.py tests/daemon/thirdparty.py

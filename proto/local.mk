@@ -1,6 +1,7 @@
 # proto: the wire format shared by the daemon, libbwclient and bwctl.
 noinst_LTLIBRARIES += proto/libbwproto.la
 proto_libbwproto_la_SOURCES = proto/bwproto.h proto/msg.c proto/msg.h \
+	include/bwsched/bwshm.h \
 	proto/wire.c proto/wire.h
 proto_libbwproto_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 proto_libbwproto_la_LIBADD = $(MSGPACK_LIBS)

@@ -20,6 +20,7 @@
 
 #include "bwsched/bwclient.h"
 #include "bwsched/bwshm.h"
+#include "profile.h"
 
 static const char	*bwsched, *bwctl, *tmp;
 static char		 sock[256], conf[256], logpath[256];
@@ -178,6 +179,52 @@ test_kernels(bwc_t *h, int *kp)
 	*kp = k;
 }
 
+/* A .bwk written by the model's own formatter, then registered. */
+static void
+test_profile_file(bwc_t *h)
+{
+	struct bwc_kernel_info	info;
+	struct profile		p;
+	char			path[300], buf[4096];
+	FILE			*f;
+	int			n, k;
+
+	memset(&p, 0, sizeof(p));
+	strcpy(p.name, "fromfile");
+	p.blocks = 1000;
+	p.concurrency = 16;
+	p.period_ns = PROFILE_DEFAULT_PERIOD;
+	p.nclusters = 2;
+	p.e0[0] = 1500;
+	p.e1[0] = 3000;
+	p.e0[1] = 2000;
+	p.e1[1] = 7000;
+	p.nintervals = 2;
+	p.first[1] = 500;
+	p.cluster[1] = 1;
+	n = profile_format(&p, buf, sizeof(buf));
+	CHECK(n > 0);
+	snprintf(path, sizeof(path), "%s/k.bwk", tmp);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f == NULL || n <= 0)
+		return;
+	fwrite(buf, 1, (size_t)n, f);
+	fclose(f);
+	k = bwc_kernel_register_file(h, path, &info);
+	CHECK(k >= 0 && info.wcet_ns >= info.wcet0_ns && info.wcet0_ns > 0);
+	CHECK(strstr(ctl("kernels"), "\"name\":\"fromfile\"") != NULL);
+	f = fopen(path, "w");
+	if (f != NULL) {
+		fputs("this is not a profile\n", f);
+		fclose(f);
+	}
+	CHECK(bwc_kernel_register_file(h, path, NULL) == -EINVAL);
+	CHECK(strstr(bwc_strerror(h), "line 1") != NULL);
+	snprintf(path, sizeof(path), "%s/missing.bwk", tmp);
+	CHECK(bwc_kernel_register_file(h, path, NULL) == -ENOENT);
+}
+
 static void
 test_page_lock(bwc_t *h)
 {
@@ -247,7 +294,7 @@ test_reconnect(bwc_t *h)
 	CHECK(bwc_fd(h) >= 0);
 	/* same task, same page: still locked; the kernel is back */
 	CHECK(is(task_field("livetask", "locked"), "true"));
-	CHECK(is(task_field("livetask", "kernels"), "1"));
+	CHECK(is(task_field("livetask", "kernels"), "2"));
 	CHECK(strstr(ctl("kernels"), "\"name\":\"lk\"") != NULL);
 	CHECK(bwc_unlock(h) == 0);
 	CHECK(is(task_field("livetask", "locked"), "false"));
@@ -342,6 +389,7 @@ main(int argc, char **argv)
 
 	test_page_lock(h);
 	test_kernels(h, &k);
+	test_profile_file(h);
 	test_get_set(h);
 	test_no_shm();
 	test_reconnect(h);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cpage.h"
+#include "creq.h"
 #include "cvalue.h"
 #include "msg.h"
 #include "wire.h"
@@ -297,6 +298,51 @@ test_values(void)
 	CHECK(cvalue_format(&o, small, sizeof(small)) == -EPROTO);
 }
 
+/* creq's requests are what the daemon's request parser expects. */
+static void
+test_creq(void)
+{
+	struct creq	q;
+	struct bwp_msg	m;
+	uint64_t	u;
+	char		key[64];
+	bool		b;
+	int		i;
+
+	creq_begin(&q, 77, BWP_OP_GET, 1);
+	creq_kstr(&q, "key", "policy");
+	CHECK(!q.overflow);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_request(&m, q.buf, q.len) == BWP_OK);
+	CHECK(m.id == 77 && m.has_id && m.op == BWP_OP_GET);
+	CHECK(bwp_get_str(&m, NULL, "key", true, 1, 31, key) == 1);
+	CHECK(strcmp(key, "policy") == 0);
+	bwp_msg_free(&m);
+
+	creq_begin(&q, UINT64_MAX, BWP_OP_STREAM_SYNC, 2);
+	creq_kbool(&q, "all", true);
+	creq_kuint(&q, "stream", 1ull << 40);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_request(&m, q.buf, q.len) == BWP_OK);
+	CHECK(m.id == UINT64_MAX && m.op == BWP_OP_STREAM_SYNC);
+	CHECK(bwp_get_bool(&m, NULL, "all", true, &b) == 1 && b);
+	CHECK(bwp_get_uint(&m, NULL, "stream", true, 0, UINT64_MAX, &u) == 1);
+	CHECK(u == 1ull << 40);
+	bwp_msg_free(&m);
+
+	/* a key count that lies is caught by the decoder, not sent blind */
+	creq_begin(&q, 1, BWP_OP_LOCK, 1);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_request(&m, q.buf, q.len) == BWP_E_MALFORMED);
+	bwp_msg_free(&m);
+
+	/* overflow is reported, never written past the buffer */
+	creq_begin(&q, 1, BWP_OP_GET, 40);
+	for (i = 0; i < 40; i++)
+		creq_kstr(&q, "key", "0123456789012345678901234567890");
+	CHECK(q.overflow && q.len <= CREQ_MAX);
+}
+
 int
 main(void)
 {
@@ -305,6 +351,7 @@ main(void)
 	test_threads();
 	test_progress();
 	test_values();
+	test_creq();
 	if (failures > 0) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

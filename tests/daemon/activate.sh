@@ -2,6 +2,7 @@
 # Socket activation: systemd-socket-activate owns the listening
 # SOCK_SEQPACKET socket and starts bwsched on the first connection.
 . "$top_srcdir/tests/daemon/lib.sh"
+"$BWSCHED" -V | grep -q +systemd || { echo "built without systemd"; exit 77; }
 SSA=$(command -v systemd-socket-activate) || { echo "no systemd-socket-activate"; exit 77; }
 "$SSA" --help 2>&1 | grep -q -- --seqpacket || { echo "no --seqpacket"; exit 77; }
 write_conf <<EOC

@@ -1,0 +1,250 @@
+/*
+ * test_tasks.c - the task registry without sockets: BWLOCK++ Table 1
+ * (streams, copies, explicit lock, task page words OR-ed), the static
+ * budget handed to the regulator (smallest Q-bar among holders, minus the
+ * overhead, split over the BE cores), the snapshot, and the placeholder
+ * sim regulator's record and clock.
+ */
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "reg_sim.h"
+#include "tasks.h"
+
+static int	failures;
+
+#define CHECK(c, ...) do { if (!(c)) { failures++;			\
+	fprintf(stderr, "FAIL line %d: ", __LINE__);			\
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+
+static uint64_t	last_budget[REG_MAX_CORES];
+static unsigned int	budget_calls, lock_events;
+
+static void
+on_lock(void *arg, const struct task *t, bool locked)
+{
+	lock_events++;
+}
+
+static void
+on_budget(void *arg, const uint64_t *ev, unsigned int n)
+{
+	memcpy(last_budget, ev, n * sizeof(*ev));
+	budget_calls++;
+}
+
+static void
+on_kernel(void *arg, const struct task *t, const struct kernel *k,
+    uint64_t launch, const char *what, uint64_t ts)
+{
+}
+
+static struct task *
+new_task(struct tasks *ts, pid_t pid, int fd)
+{
+	struct req_task_register	r = { "t", 1000000, 10, fd >= 0 };
+	struct task			*t = NULL;
+	char				err[128] = "";
+
+	CHECK(tasks_register(ts, pid, &r, &fd, fd >= 0, &t, err,
+	    sizeof(err)) == BWP_OK, "register: %s", err);
+	return t;
+}
+
+static void
+add_kernel(struct tasks *ts, struct task *t, const char *name, double q)
+{
+	static struct req_kernel_register	r;
+	struct kernel				*k;
+	char					err[128] = "";
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.name, sizeof(r.name), "%s", name);
+	r.blocks = 10;
+	r.concurrency = 2;
+	r.nclusters = 1;
+	r.e0[0] = 1000;
+	r.e1[0] = 3000;
+	r.nintervals = 1;
+	r.has_q = true;
+	r.q = q;
+	CHECK(tasks_kernel_register(ts, t, &r, &k, err, sizeof(err)) ==
+	    BWP_OK && k->q_nominal == q && k->wcet_ns >= k->wcet0_ns,
+	    "kernel %s: %s", name, err);
+}
+
+static void
+table1(void)
+{
+	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel };
+	struct req_stream_sync	sync = { false, 7 };
+	struct req_kernel_start	ks = { 0 };
+	struct bwshm_task_page	*tp;
+	struct config		c;
+	struct tasks		*ts;
+	struct task		*a, *b, *t3;
+	uint64_t		launch;
+	char			err[128];
+	int			fd;
+
+	/* bwmax 60000, overhead 470, 3 cores */
+	config_defaults(&c);
+	ts = tasks_new(&c, &h);
+	tasks_update(ts);
+	CHECK(budget_calls == 1 && last_budget[0] == REG_UNLIMITED,
+	    "unregulated at start");
+	fd = memfd_create("tp", MFD_ALLOW_SEALING);
+	CHECK(ftruncate(fd, BWSHM_TASK_PAGE_SIZE) == 0, "ftruncate");
+	tp = mmap(NULL, BWSHM_TASK_PAGE_SIZE, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0);
+	tp->magic = BWSHM_TASK_MAGIC;
+	tp->version = BWSHM_LAYOUT_VERSION;
+	fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+	a = new_task(ts, 100, fd);
+	b = new_task(ts, 200, -1);
+	add_kernel(ts, a, "ka", 0.5);
+	add_kernel(ts, a, "ka2", 0.3);
+	add_kernel(ts, b, "kb", 0.2);
+
+	/* a: a stream; Q-bar of a = 0.3 */
+	ks.kernel = a->kernels[0]->id;
+	ks.stream = 7;
+	CHECK(tasks_kernel_start(ts, a, &ks, 1, &launch, err, sizeof(err)) ==
+	    BWP_OK && launch == 1, "start");
+	CHECK(tasks_holders(ts) == 1 && last_budget[0] ==
+	    (uint64_t)((60000 * 0.3 - 470) / 3), "a holds: %llu",
+	    (unsigned long long)last_budget[0]);
+	/* b takes the explicit lock: the smallest Q-bar wins */
+	CHECK(tasks_lock(ts, b, true, err, sizeof(err)) == BWP_OK, "lock");
+	CHECK(tasks_holders(ts) == 2 && last_budget[2] ==
+	    (uint64_t)((60000 * 0.2 - 470) / 3), "both hold");
+	CHECK(tasks_lock(ts, b, false, err, sizeof(err)) == BWP_OK, "unlock");
+	CHECK(tasks_holders(ts) == 1, "b released");
+	/* the stream sync releases a, unless its page says otherwise */
+	__atomic_store_n(&tp->memcpy_depth, 1, __ATOMIC_RELEASE);
+	CHECK(tasks_stream_sync(ts, a, &sync, err, sizeof(err)) == BWP_OK,
+	    "sync");
+	CHECK(tasks_holders(ts) == 1, "page copy keeps a locked");
+	__atomic_store_n(&tp->memcpy_depth, 0, __ATOMIC_RELEASE);
+	tasks_update(ts);
+	CHECK(tasks_holders(ts) == 0 && last_budget[1] == REG_UNLIMITED,
+	    "all released");
+	/* copies nest; a task without kernels gets Q-bar 0 */
+	CHECK(tasks_memcpy(ts, b, false, err, sizeof(err)) == BWP_E_STATE,
+	    "memcpy.end first");
+	t3 = new_task(ts, 300, -1);
+	CHECK(tasks_memcpy(ts, t3, true, err, sizeof(err)) == BWP_OK &&
+	    last_budget[0] == 0, "copy without kernels: zero budget");
+	CHECK(tasks_memcpy(ts, t3, true, err, sizeof(err)) == BWP_OK &&
+	    tasks_memcpy(ts, t3, false, err, sizeof(err)) == BWP_OK &&
+	    tasks_holders(ts) == 1, "copies nest");
+	tasks_unregister(ts, t3);
+	tasks_unregister(ts, b);
+	CHECK(tasks_buried(ts) == 0, "no reader: freed at once");
+	CHECK(tasks_holders(ts) == 0 && tasks_count(ts) == 1 &&
+	    tasks_kernel_count(ts) == 2 && last_budget[0] == REG_UNLIMITED,
+	    "unregister drops the holder");
+	CHECK(lock_events >= 6, "lock events %u", lock_events);
+	tasks_free(ts);
+	munmap(tp, BWSHM_TASK_PAGE_SIZE);
+}
+
+static void
+snapshot(void)
+{
+	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel };
+	struct tasks_snapshot	*s = calloc(1, sizeof(*s) +
+				    4 * sizeof(struct tasks_holder));
+	struct config		c;
+	struct tasks		*ts;
+	struct task		*a;
+	char			err[64];
+
+	config_defaults(&c);
+	ts = tasks_new(&c, &h);
+	a = new_task(ts, 1, -1);
+	add_kernel(ts, a, "k", 0.4);
+	tasks_lock(ts, a, true, err, sizeof(err));
+	tasks_snapshot(ts, s, 4);
+	CHECK(s->nholders == 1 && s->holder[0].task == a->id &&
+	    s->holder[0].qbar == 0.4 && s->q_static == 0.4, "snapshot");
+	/* the reader holds a's pointers: a stays buried until it moves on */
+	tasks_unregister(ts, a);
+	CHECK(tasks_buried(ts) == 1, "kept for the reader");
+	tasks_update(ts);
+	CHECK(tasks_buried(ts) == 1, "still kept");
+	tasks_snapshot(ts, s, 4);
+	CHECK(s->nholders == 0, "new snapshot without a");
+	tasks_update(ts);
+	CHECK(tasks_buried(ts) == 0, "freed after the next snapshot");
+	tasks_free(ts);
+	free(s);
+}
+
+static void
+limits(void)
+{
+	static struct req_kernel_register	r;
+	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel };
+	struct req_task_register	tr = { "t", 1000000, 10, 0 };
+	struct config		c;
+	struct tasks		*ts;
+	struct task		*a, *x;
+	struct kernel		*k;
+	char			err[128];
+
+	config_defaults(&c);
+	c.max_tasks = 1;
+	c.max_kernels_per_task = 1;
+	ts = tasks_new(&c, &h);
+	a = new_task(ts, 1, -1);
+	CHECK(tasks_register(ts, 2, &tr, NULL, 0, &x, err, sizeof(err)) ==
+	    BWP_E_LIMIT && strstr(err, "task limit"), "max_tasks");
+	add_kernel(ts, a, "k1", 0.5);
+	memset(&r, 0, sizeof(r));
+	snprintf(r.name, sizeof(r.name), "k1");
+	CHECK(tasks_kernel_register(ts, a, &r, &k, err, sizeof(err)) ==
+	    BWP_E_EXIST, "same name");
+	snprintf(r.name, sizeof(r.name), "k2");
+	CHECK(tasks_kernel_register(ts, a, &r, &k, err, sizeof(err)) ==
+	    BWP_E_LIMIT, "max_kernels_per_task");
+	tasks_free(ts);
+}
+
+static void
+sim(void)
+{
+	struct reg_config	rc = { .period_ns = 1000000, .ncores = 2 };
+	struct regulator	*r;
+	uint64_t		ev[2] = { 5, 6 }, got[2], n, p, next;
+	struct reg_stats	st;
+	char			err[64];
+
+	CHECK(reg_sim_ops.open(&r, &rc, err, sizeof(err)) == 0, "open");
+	CHECK(reg_sim_ops.set_static(r, ev, 2) == 0, "set_static");
+	CHECK(reg_sim_ops.set_static(r, ev, 3) < 0, "wrong core count");
+	CHECK(reg_sim_recorded(r, got, 2, &n) == 2 && got[0] == 5 &&
+	    got[1] == 6 && n == 1, "recorded");
+	CHECK(reg_sim_ops.clock(r, &p, &next) == 0 && next % 1000000 == 0,
+	    "aligned boundary");
+	CHECK(reg_sim_ops.stats(r, &st) == 0 && st.ncores == 2, "stats");
+	reg_sim_ops.close(r);
+}
+
+int
+main(void)
+{
+	table1();
+	snapshot();
+	limits();
+	sim();
+	if (failures == 0)
+		printf("tasks: all passed\n");
+	return failures ? 1 : 0;
+}
