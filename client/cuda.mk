@@ -1,1 +1,99 @@
 # client/cuda.mk: CUDA instrumentation (issue 6)
+#
+# libbwcuda.so: state machine, sinks and the driver-API interposer; no
+# CUDA headers needed.  bwrun preloads it.  bwcuda_inject.so: the CUPTI
+# injection library (CUDA_INJECTION64_PATH), using libbwcuda's state.
+
+pkglib_LTLIBRARIES += client/cuda/libbwcuda.la
+client_cuda_libbwcuda_la_SOURCES = \
+	client/cuda/state.c client/cuda/state.h \
+	client/cuda/sink.c client/cuda/sink.h client/cuda/dl.c \
+	client/cuda/interpose.c client/cuda/interpose.h
+client_cuda_libbwcuda_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DBWCUDA_LIBDIR='"$(libdir)"'
+client_cuda_libbwcuda_la_LDFLAGS = $(AM_LDFLAGS) -avoid-version
+client_cuda_libbwcuda_la_LIBADD = -ldl
+
+if HAVE_CUPTI
+pkglib_LTLIBRARIES += client/cuda/bwcuda_inject.la
+client_cuda_bwcuda_inject_la_SOURCES = client/cuda/inject.c \
+	client/cuda/inject.h
+client_cuda_bwcuda_inject_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-isystem $(CUDA_DIR)/include
+client_cuda_bwcuda_inject_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
+	-L$(CUDA_DIR)/lib64 -Wl,-rpath,$(CUDA_DIR)/lib64
+client_cuda_bwcuda_inject_la_LIBADD = client/cuda/libbwcuda.la -lcupti
+else
+EXTRA_DIST += client/cuda/inject.c client/cuda/inject.h
+endif
+
+bin_PROGRAMS += client/bwrun
+dist_man_MANS += man/bwrun.1
+client_bwrun_SOURCES = client/bwrun.c
+
+pkginclude_HEADERS += include/bwsched/bwprogress.cuh
+dist_doc_DATA += doc/cuda.md
+
+# ---- tests ---------------------------------------------------------------
+
+# Fake driver and runtime: shared objects (-rpath makes libtool build
+# them shared), the driver linked -Bsymbolic like the real one.
+check_LTLIBRARIES = tests/cuda/libfakecuda.la tests/cuda/libfakecudart.la
+tests_cuda_libfakecuda_la_SOURCES = tests/cuda/fakecuda.c tests/cuda/fake.h
+tests_cuda_libfakecuda_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
+	-rpath $(abs_builddir) -Wl,-Bsymbolic
+tests_cuda_libfakecudart_la_SOURCES = tests/cuda/fakecudart.c tests/cuda/fake.h
+tests_cuda_libfakecudart_la_LDFLAGS = $(AM_LDFLAGS) -avoid-version \
+	-rpath $(abs_builddir)
+tests_cuda_libfakecudart_la_LIBADD = -ldl
+
+check_PROGRAMS += tests/cuda/t_state tests/cuda/t_interpose
+tests_cuda_t_state_SOURCES = tests/cuda/t_state.c client/cuda/state.c \
+	client/cuda/sink.c client/cuda/dl.c
+tests_cuda_t_state_LDADD = -ldl
+tests_cuda_t_interpose_SOURCES = tests/cuda/t_interpose.c
+tests_cuda_t_interpose_LDADD = tests/cuda/libfakecudart.la \
+	tests/cuda/libfakecuda.la -ldl
+tests_cuda_t_interpose_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+cuda_sh_tests = tests/cuda/interpose.sh tests/cuda/absent.sh \
+	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh \
+	tests/cuda/live.sh
+TESTS += tests/cuda/t_state $(cuda_sh_tests)
+dist_check_SCRIPTS += $(cuda_sh_tests) tests/cuda/env.sh
+EXTRA_DIST += tests/cuda/progress_kernel.cu
+
+if HAVE_CUPTI
+check_PROGRAMS += tests/cuda/t_inject
+TESTS += tests/cuda/t_inject
+tests_cuda_t_inject_SOURCES = tests/cuda/t_inject.c client/cuda/inject.c
+tests_cuda_t_inject_CPPFLAGS = $(AM_CPPFLAGS) -isystem $(CUDA_DIR)/include
+tests_cuda_t_inject_LDADD = client/cuda/libbwcuda.la -ldl
+tests_cuda_t_inject_LDFLAGS = $(AM_LDFLAGS) -no-install
+else
+EXTRA_DIST += tests/cuda/t_inject.c
+endif
+
+# ---- example ---------------------------------------------------------------
+
+EXTRA_DIST += examples/vecadd/vecadd.cu examples/vecadd/README.md
+if HAVE_NVCC
+noinst_PROGRAMS += examples/vecadd/vecadd
+examples_vecadd_vecadd_SOURCES =
+examples_vecadd_vecadd_LDADD = examples/vecadd/vecadd.o
+examples_vecadd_vecadd_LINK = $(NVCC) -o $@
+examples/vecadd/vecadd.o: $(srcdir)/examples/vecadd/vecadd.cu \
+		$(srcdir)/include/bwsched/bwprogress.cuh
+	@$(MKDIR_P) examples/vecadd
+	$(NVCC) -I$(top_srcdir)/include -c -o $@ \
+		$(srcdir)/examples/vecadd/vecadd.cu
+CLEANFILES += examples/vecadd/vecadd.o
+endif
+
+# ---- benchmark -------------------------------------------------------------
+
+BENCH_PROGS += bench/bench_intercept
+EXTRA_PROGRAMS += bench/bench_intercept
+bench_bench_intercept_SOURCES = bench/bench_intercept.c
+bench_bench_intercept_LDADD = tests/cuda/libfakecuda.la -ldl
+bench_bench_intercept_LDFLAGS = $(AM_LDFLAGS) -no-install
