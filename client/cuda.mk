@@ -38,7 +38,7 @@ dist_doc_DATA += doc/cuda.md
 
 # Fake driver and runtime: shared objects (-rpath makes libtool build
 # them shared), the driver linked -Bsymbolic like the real one.
-check_LTLIBRARIES = tests/cuda/libfakecuda.la tests/cuda/libfakecudart.la
+check_LTLIBRARIES += tests/cuda/libfakecuda.la tests/cuda/libfakecudart.la
 tests_cuda_libfakecuda_la_SOURCES = tests/cuda/fakecuda.c tests/cuda/fake.h
 tests_cuda_libfakecuda_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-rpath $(abs_builddir) -Wl,-Bsymbolic
