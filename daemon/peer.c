@@ -223,8 +223,13 @@ peer_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	struct bwp_recv	rv;
 	int		i, r;
 
-	/* a bounded batch, so one busy client cannot starve the others */
-	for (i = 0; i < 32 && !p->dead; i++) {
+	/*
+	 * One datagram per wake-up: the loop is level-triggered, so a
+	 * client with more queued comes straight back, others get their
+	 * turn in between, and a lone request/reply client is not charged
+	 * a second recvmsg that can only say EAGAIN.
+	 */
+	for (i = 0; i < 1 && !p->dead; i++) {
 		r = bwp_wire_recv(p->fd, p->d->rbuf, BWP_RECV_BUF, &rv,
 		    MSG_DONTWAIT);
 		if (r == -EAGAIN || r == -EWOULDBLOCK)
