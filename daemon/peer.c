@@ -221,7 +221,7 @@ peer_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct peer	*p = w->data;
 	struct bwp_recv	rv;
-	int		i, r;
+	int		r;
 
 	/*
 	 * One datagram per wake-up: the loop is level-triggered, so a
@@ -229,25 +229,25 @@ peer_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	 * turn in between, and a lone request/reply client is not charged
 	 * a second recvmsg that can only say EAGAIN.
 	 */
-	for (i = 0; i < 1 && !p->dead; i++) {
-		r = bwp_wire_recv(p->fd, p->d->rbuf, BWP_RECV_BUF, &rv,
-		    MSG_DONTWAIT);
-		if (r == -EAGAIN || r == -EWOULDBLOCK)
-			break;
-		if (r <= 0) {
-			peer_kill(p, r == 0 ? "hung up" : strerror(-r));
-			break;
-		}
-		if (rate_ok(p)) {
-			p->rate_in_row = 0;
-			ops_dispatch(p, &rv);
-		} else {
-			ops_reject_rate(p, &rv);
-			if (++p->rate_in_row > p->d->cfg.max_msgs_per_sec)
-				peer_kill(p, "persistent flooding over "
-				    "max_msgs_per_sec");
-		}
-		bwp_wire_close_fds(&rv);
+	if (p->dead)
+		return;
+	r = bwp_wire_recv(p->fd, p->d->rbuf, BWP_RECV_BUF, &rv, MSG_DONTWAIT);
+	if (r == -EAGAIN || r == -EWOULDBLOCK)
+		return;
+	if (r <= 0) {
+		peer_kill(p, r == 0 ? "hung up" : strerror(-r));
+		tasks_update(p->d->tasks);
+		return;
 	}
+	if (rate_ok(p)) {
+		p->rate_in_row = 0;
+		ops_dispatch(p, &rv);
+	} else {
+		ops_reject_rate(p, &rv);
+		if (++p->rate_in_row > p->d->cfg.max_msgs_per_sec)
+			peer_kill(p, "persistent flooding over "
+			    "max_msgs_per_sec");
+	}
+	bwp_wire_close_fds(&rv);
 	tasks_update(p->d->tasks);
 }
