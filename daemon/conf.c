@@ -55,6 +55,7 @@ static const struct key keys[] = {
 	{ "period_thread_priority", K_I64, F(period_thread_priority), 1, 99,
 	    0, 0 },
 	{ "period_thread_cpu", K_CPU, F(period_thread_cpu), -1, 4095, 0, 0 },
+	{ "priority_ceiling", K_I64, F(priority_ceiling), -1, 99, 0, 1 },
 	{ "device", K_STR, F(device), 1, CONFIG_MAX_PATH - 1, 0, 0 },
 	{ "event_type", K_U64, F(event_type), 0, 4294967295.0, 0, 0 },
 	{ "event_config", K_U64, F(event_config), 0, 1.8e19, 0, 0 },
@@ -81,6 +82,7 @@ config_defaults(struct config *c)
 	/* "kmod" once the module backend exists (see regulator.c) */
 	snprintf(c->regulator, sizeof(c->regulator), "sim");
 	snprintf(c->device, sizeof(c->device), "/dev/bwreg");
+	c->priority_ceiling = -1;
 	c->ncores = 3;
 	c->cores[0] = 1, c->cores[1] = 2, c->cores[2] = 3;
 	c->rho = 1;

@@ -48,6 +48,7 @@ struct config {
 	int		log_level;	/* enum log_level */
 	int64_t		period_thread_priority; /* SCHED_FIFO */
 	int64_t		period_thread_cpu;	/* -1 = not pinned */
+	int64_t		priority_ceiling; /* -1 auto, 0 off, 1..99 */
 	char		device[CONFIG_MAX_PATH];	/* kmod: the regulator device */
 	uint64_t	event_type;	/* kmod: perf type, 0/0 = module default */
 	uint64_t	event_config;	/* kmod: perf config */

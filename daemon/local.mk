@@ -2,7 +2,8 @@
 # the unit tests link the same code.
 noinst_LTLIBRARIES += daemon/libbwdaemon.la
 daemon_libbwdaemon_la_SOURCES = \
-	daemon/bwsched.h daemon/conf.c daemon/conf.h daemon/log.c daemon/log.h \
+	daemon/bwsched.h daemon/ceiling.c daemon/ceiling.h daemon/conf.c daemon/conf.h \
+	daemon/log.c daemon/log.h \
 	daemon/ops.c daemon/ops.h daemon/peer.c daemon/peer.h \
 	daemon/regulator.c daemon/regulator.h daemon/reg_sim.c daemon/reg_sim.h daemon/reg_kmod.c \
 	daemon/sd.c daemon/sd.h daemon/server.c daemon/server.h \
@@ -47,3 +48,8 @@ TESTS += tests/daemon/notify.sh tests/daemon/activate.sh tests/daemon/reload.sh 
 dist_check_SCRIPTS += tests/daemon/notify.sh tests/daemon/activate.sh \
 	tests/daemon/reload.sh tests/daemon/pyclient.sh
 EXTRA_DIST += tests/daemon/notifyd.py tests/daemon/thirdparty.py
+check_PROGRAMS += tests/daemon/ceiltest
+tests_daemon_ceiltest_SOURCES = tests/daemon/ceiltest.c
+tests_daemon_ceiltest_LDADD = client/libbwclient.la
+TESTS += tests/daemon/ceiling.sh
+dist_check_SCRIPTS += tests/daemon/ceiling.sh

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bwsched.h"
+#include "ceiling.h"
 #include "log.h"
 #include "sd.h"
 #include "server.h"
@@ -170,6 +171,46 @@ bwsched_reload(struct bwsched *d, char *err, size_t errlen)
 	    "serving; last reload failed" : "serving");
 	d->status_text[0] = '\0';	/* the counts again at the next check */
 	return r;
+}
+
+/*
+ * The ceiling: a fixed priority from the config, or (auto) the highest
+ * priority any registered task declared; 0 = off.
+ */
+static int
+ceiling_priority(struct bwsched *d)
+{
+	const struct task	*t;
+	int			 max = 0;
+
+	if (d->cfg.priority_ceiling >= 0)
+		return (int)d->cfg.priority_ceiling;
+	for (t = tasks_first(d->tasks); t != NULL; t = t->next)
+		if ((int)t->priority > max)
+			max = (int)t->priority;
+	return max;
+}
+
+/* Lock hook: the priority ceiling, then the subscribers' event. */
+static void
+lock_changed(void *arg, const struct task *t, bool locked)
+{
+	struct bwsched	*d = arg;
+	char		 err[160];
+	int		 prio, r;
+
+	if (!locked)
+		ceiling_restore(t->pid);
+	else if ((prio = ceiling_priority(d)) > 0) {
+		r = ceiling_raise(t->pid, prio, err, sizeof(err));
+		if (r < 0)
+			log_task(LOG_L_WARNING, t->id, t->pid,
+			    "priority ceiling not applied: %s", err);
+		else if (r > 0)
+			log_task(LOG_L_DEBUG, t->id, t->pid, "%d thread(s) "
+			    "raised to the ceiling priority %d", r, prio);
+	}
+	server_event_lock(arg, t, locked);
 }
 
 static void
@@ -349,7 +390,7 @@ absolute(const char *path)
 static int
 setup(struct bwsched *d, bool fg)
 {
-	struct tasks_hooks	h = { d, server_event_lock, regulator_budget,
+	struct tasks_hooks	h = { d, lock_changed, regulator_budget,
 				    server_event_kernel };
 	char			err[CONFIG_ERR_MAX];
 
@@ -420,6 +461,7 @@ main(int argc, char **argv)
 	log_set_hook(NULL, NULL);
 	if (d.loop != NULL)
 		server_close(&d);
+	ceiling_restore_all();
 	tasks_free(d.tasks);
 	if (d.reg != NULL)
 		d.reg_ops->close(d.reg);

@@ -149,7 +149,7 @@ runtime(void)
 	    sizeof(err)) == 0, "missing optional file");
 	CHECK(config_load(&c, "/nonexistent/bwsched.conf", false, err,
 	    sizeof(err)) < 0, "missing -c file");
-	CHECK(config_nkeys() == 26, "26 keys, got %u", config_nkeys());
+	CHECK(config_nkeys() == 27, "27 keys, got %u", config_nkeys());
 }
 
 int

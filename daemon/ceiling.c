@@ -1,0 +1,186 @@
+/*
+ * ceiling.c - priority ceiling of the bandwidth lock, with sched_setattr.
+ *
+ * sched_setattr rather than sched_setscheduler because the saved
+ * attributes (policy, priority, flags such as reset-on-fork, nice) are
+ * written back unchanged on release; glibc 2.36 has no wrapper, so the
+ * system calls are made directly.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ceiling.h"
+
+/* struct sched_attr of sched_setattr(2), version 1 (48 bytes) */
+struct ceiling_attr {
+	uint32_t	size;
+	uint32_t	sched_policy;
+	uint64_t	sched_flags;
+	int32_t		sched_nice;
+	uint32_t	sched_priority;
+	uint64_t	sched_runtime;
+	uint64_t	sched_deadline;
+	uint64_t	sched_period;
+};
+
+struct ceiling_thread {
+	pid_t			tid;
+	struct ceiling_attr	old;
+};
+
+struct ceiling_proc {
+	struct ceiling_proc	*next;
+	pid_t			 pid;
+	int			 prio;
+	unsigned int		 n;
+	struct ceiling_thread	 t[CEILING_MAX_THREADS];
+};
+
+static struct ceiling_proc *ceiling_procs;
+
+static int
+ceiling_getattr(pid_t tid, struct ceiling_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	return (int)syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0);
+}
+
+static int
+ceiling_setattr(pid_t tid, const struct ceiling_attr *a)
+{
+	struct ceiling_attr	c = *a;
+
+	c.size = sizeof(c);
+	return (int)syscall(SYS_sched_setattr, tid, &c, 0);
+}
+
+/* Boost one thread if it is real-time and below prio; 1 if boosted. */
+static int
+ceiling_thread(struct ceiling_proc *cp, pid_t tid)
+{
+	struct ceiling_attr	a, up;
+
+	if (cp->n == CEILING_MAX_THREADS || ceiling_getattr(tid, &a) < 0)
+		return 0;
+	if ((a.sched_policy != SCHED_FIFO && a.sched_policy != SCHED_RR) ||
+	    (int)a.sched_priority >= cp->prio)
+		return 0;
+	up = a;
+	up.sched_policy = SCHED_FIFO;
+	up.sched_priority = (uint32_t)cp->prio;
+	if (ceiling_setattr(tid, &up) < 0)
+		return -errno;
+	cp->t[cp->n].tid = tid;
+	cp->t[cp->n].old = a;
+	cp->n++;
+	return 1;
+}
+
+static int
+ceiling_scan(struct ceiling_proc *cp, char *err, size_t errlen)
+{
+	char		 path[64];
+	DIR		*dir;
+	struct dirent	*de;
+	int		 r, raised = 0, fail = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)cp->pid);
+	if ((dir = opendir(path)) == NULL) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return r;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		r = ceiling_thread(cp, (pid_t)atoi(de->d_name));
+		if (r > 0)
+			raised++;
+		else if (r < 0)
+			fail = r;
+	}
+	closedir(dir);
+	if (fail < 0 && raised == 0) {
+		snprintf(err, errlen, "sched_setattr on pid %d: %s",
+		    (int)cp->pid, strerror(-fail));
+		return fail;
+	}
+	return raised;
+}
+
+int
+ceiling_raise(pid_t pid, int prio, char *err, size_t errlen)
+{
+	struct ceiling_proc	*cp;
+	int			 r;
+
+	ceiling_restore(pid);
+	if (prio < 1 || prio > 99) {
+		snprintf(err, errlen, "ceiling priority %d out of 1..99", prio);
+		return -EINVAL;
+	}
+	if ((cp = calloc(1, sizeof(*cp))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	cp->pid = pid;
+	cp->prio = prio;
+	if ((r = ceiling_scan(cp, err, errlen)) <= 0 && cp->n == 0) {
+		free(cp);
+		return r;
+	}
+	cp->next = ceiling_procs;
+	ceiling_procs = cp;
+	return r;
+}
+
+/*
+ * A thread whose priority someone else changed while it held the lock
+ * keeps the new setting: only what is still ours is put back.
+ */
+static void
+ceiling_put_back(const struct ceiling_proc *cp)
+{
+	struct ceiling_attr	now;
+	unsigned int		i;
+
+	for (i = 0; i < cp->n; i++) {
+		if (ceiling_getattr(cp->t[i].tid, &now) < 0)
+			continue;	/* thread gone */
+		if (now.sched_policy != SCHED_FIFO ||
+		    (int)now.sched_priority != cp->prio)
+			continue;
+		(void)ceiling_setattr(cp->t[i].tid, &cp->t[i].old);
+	}
+}
+
+void
+ceiling_restore(pid_t pid)
+{
+	struct ceiling_proc	**pp, *cp;
+
+	for (pp = &ceiling_procs; (cp = *pp) != NULL; pp = &cp->next) {
+		if (cp->pid != pid)
+			continue;
+		*pp = cp->next;
+		ceiling_put_back(cp);
+		free(cp);
+		return;
+	}
+}
+
+void
+ceiling_restore_all(void)
+{
+	while (ceiling_procs != NULL)
+		ceiling_restore(ceiling_procs->pid);
+}

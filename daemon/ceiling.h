@@ -1,0 +1,33 @@
+/*
+ * ceiling.h - the priority ceiling of the bandwidth lock (BWLOCK++ seed
+ * 001 section 5.1).  While a task holds the lock, its real-time threads
+ * run at the ceiling priority so that no other RT task preempts a GPU
+ * segment; the daemon does this with sched_setattr(2) and puts every
+ * thread back exactly as it found it when the lock is released.  Why the
+ * daemon and not the module: see doc/kmod.md ("Priority ceiling").
+ */
+#ifndef CEILING_H
+#define CEILING_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define CEILING_MAX_THREADS	256	/* threads boosted per process */
+
+/*
+ * Raise every SCHED_FIFO/SCHED_RR thread of pid whose priority is below
+ * prio to SCHED_FIFO at prio, remembering what each had.  Threads of
+ * other policies are left alone: the daemon never turns a normal thread
+ * into a real-time one.  Returns the number of threads raised, or a
+ * negative errno (err says why); raising the same pid twice first
+ * restores it.
+ */
+int	ceiling_raise(pid_t pid, int prio, char *err, size_t errlen);
+
+/* Put back the threads of pid that ceiling_raise changed; no-op if none. */
+void	ceiling_restore(pid_t pid);
+
+/* Restore everything (daemon shutdown). */
+void	ceiling_restore_all(void);
+
+#endif /* CEILING_H */
