@@ -62,3 +62,5 @@ CLEANFILES += bench/bench_cluster
 bench_bench_cluster_SOURCES = bench/bench_cluster.c
 
 dist_doc_DATA += doc/profiling.md
+EXTRA_bench_bench_cluster_DEPENDENCIES = tools/bwtracegen$(EXEEXT) \
+	tools/bwanalyze$(EXEEXT)
