@@ -104,6 +104,7 @@ cluster_select_parse(const char *s, struct cluster_select *sel)
 	if (strcmp(s, "max") == 0) {
 		sel->rule = CLUSTER_SEL_MAX;
 		sel->p = 0.0;
+		sel->alpha = 0.05;
 		return 0;
 	}
 	if (strncmp(s, "normal:", 7) == 0) {
@@ -114,6 +115,7 @@ cluster_select_parse(const char *s, struct cluster_select *sel)
 		arg = s + 4;
 	} else
 		return -EINVAL;
+	sel->alpha = 0.05;
 	errno = 0;
 	sel->p = strtod(arg, &end);
 	if (errno != 0 || end == arg || *end != '\0' ||
@@ -143,7 +145,7 @@ cluster_select_value(const struct cluster_select *sel,
 		*value = st->mean + stats_norm_ppf(sel->p) * st->sd;
 		return 0;
 	case CLUSTER_SEL_EVT:
-		err = evt_analyze(x, n, EVT_DEFAULT_BLOCK, 0.05, &r);
+		err = evt_analyze(x, n, EVT_DEFAULT_BLOCK, sel->alpha, &r);
 		if (err == -ENOMEM) {
 			*why = "out of memory";
 			return err;

@@ -45,6 +45,7 @@ enum cluster_rule {
 struct cluster_select {
 	enum cluster_rule rule;
 	double		p;	/* normal: percentile in (0,1); evt: exceedance */
+	double		alpha;	/* evt: level of each EVT test (parse: 0.05) */
 };
 
 /* "max", "normal:P" (0 < P < 1), "evt:P" (0 < P < 1); -EINVAL. */

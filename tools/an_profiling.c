@@ -603,6 +603,9 @@ ap_cluster_run(const char *cmd, const char *path, double alpha,
 			ap_merge(&cl->c[c].st[cond],
 			    &cl->acc.st[(size_t)b * 2 + cond], &m2[c][cond]);
 	}
+	/* EVT selection: the 2C analyses share alpha (Bonferroni), or some
+	 * test of an i.i.d. cluster would reject by chance */
+	cl->sel.alpha = alpha / (2.0 * cl->nclusters);
 	rc = 0;
 	for (c = 0; c < cl->nclusters && rc == 0; c++) {
 		for (cond = 0; cond < 2; cond++) {
