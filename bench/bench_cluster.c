@@ -126,8 +126,8 @@ main(int argc, char **argv)
 		    "--clusters", "20000:400,26000:500,33000:450,41000:600,"
 		    "52000:700", "--intervals", spec, "--binary", "--seed",
 		    "42", NULL };
-		const char *aa[] = { bw, "cluster", "-", "-o", bwk, "--concurrency",
-		    "64", "--blocks", sb, "--name", "bench", NULL };
+		const char *aa[] = { bw, "cluster", "-", "-o", bwk,
+		    "--concurrency", "64", "--blocks", sb, "--name", "bench", NULL };
 
 		if (pipe(fd) < 0)
 			return 1;

@@ -44,7 +44,7 @@ enum cluster_rule {
 
 struct cluster_select {
 	enum cluster_rule rule;
-	double		p;	/* normal: percentile in (0,1); evt: exceedance */
+	double		p;	/* normal: percentile; evt: exceedance */
 	double		alpha;	/* evt: level of each EVT test (parse: 0.05) */
 };
 

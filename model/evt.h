@@ -14,7 +14,7 @@
 #define EVT_DEFAULT_BLOCK	25
 #define EVT_MIN_MAXIMA		20	/* block maxima needed for a fit */
 #define EVT_THETA_MIN		0.5	/* extremal index below: clustering */
-#define EVT_EI_QUANTILE		0.95	/* threshold of the intervals estimator */
+#define EVT_EI_QUANTILE		0.95	/* intervals estimator threshold */
 
 struct evt_gumbel {
 	double		mu;		/* location */
@@ -40,7 +40,7 @@ double	evt_exceedance(const struct evt_gumbel *, size_t b, double x);
 
 struct evt_test {
 	double		stat;
-	double		p;		/* NaN when not a test (extremal index) */
+	double		p;		/* NaN when undefined */
 };
 
 /* Wald-Wolfowitz runs above/below the median, normal approximation. */

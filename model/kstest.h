@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Kolmogorov survival function Q(l) = P(K > l) = 2 sum (-1)^(j-1) e^(-2j^2l^2). */
+/* Kolmogorov survival Q(l) = P(K > l) = 2 sum (-1)^(j-1) e^(-2 j^2 l^2). */
 double	ks_q(double lambda);
 
 /* Two-sample D = sup |F_a - F_b| of sorted samples (n, m >= 1). */

@@ -1048,8 +1048,8 @@ ap_measured(const char *cmd, const char *path, FILE *out, int *npts)
 static int
 ap_plot_gq(const char *cmd, int argc, char **argv)
 {
-	struct ap_opt opts[] = { OPT("o", 1), OPT("measured", 1), OPT("sync", 1),
-	    OPT(NULL, 0) };
+	struct ap_opt opts[] = { OPT("o", 1), OPT("measured", 1),
+	    OPT("sync", 1), OPT(NULL, 0) };
 	static struct profile p;
 	static struct wcet_kernel k;
 	static struct progress_table t;

@@ -9,13 +9,24 @@ trap 'rm -rf "$tmp"' EXIT
 src="$top_srcdir/tests/profiling/nvcc_test.cu"
 inc="$top_srcdir/include"
 "$NVCC" -I"$inc" --ptx -o "$tmp/t.ptx" "$src" || exit 1
-grep -q '%globaltimer' "$tmp/t.ptx" || { echo "no %globaltimer in PTX"; exit 1; }
+grep -q '%globaltimer' "$tmp/t.ptx" ||
+	{ echo "no %globaltimer in PTX"; exit 1; }
 grep -q 'membar.sys\|fence.sc.sys\|fence.acq_rel.sys' "$tmp/t.ptx" ||
 	{ echo "no system-scope fence in PTX"; exit 1; }
 "$NVCC" -I"$inc" -o "$tmp/t" "$src" || exit 1
 "$tmp/t" || exit 1
 # the helper also builds as plain C
-printf '#include <bwsched/bwprofile.cuh>\nint main(void) { struct bwprofile_rec r[1]; bwprofile_clear(r, 1); return (int)bwprofile_write_csv(stdout, r, 1, 0, 0, 1) != 1; }\n' >"$tmp/c.c"
+cat >"$tmp/c.c" <<'END'
+#include <bwsched/bwprofile.cuh>
+int
+main(void)
+{
+	struct bwprofile_rec r[1];
+
+	bwprofile_clear(r, 1);
+	return bwprofile_write_csv(stdout, r, 1, 0, 0, 1) != 1;
+}
+END
 ${CC:-cc} -x c -I"$inc" -o "$tmp/c" "$tmp/c.c" && "$tmp/c" >"$tmp/c.csv" ||
 	{ echo "plain C build of the helper"; exit 1; }
 exit 0
