@@ -34,15 +34,24 @@ median_u32(const struct cluster_sample *s)
 	    ((double)s->v[n / 2 - 1] + (double)s->v[n / 2]) / 2.0;
 }
 
+/*
+ * Walk the blocks by increasing median.  Each block is compared with the
+ * latest member of every cluster so far: being the member with the
+ * closest lower median, it carries no bias from the sort, so the test's
+ * level holds.  The block joins the cluster with the smallest D among
+ * those whose test does not reject (ties: lower cluster id), or starts
+ * a new one.  Comparing with every cluster, not only the previous block,
+ * separates clusters whose medians overlap but whose spreads differ.
+ */
 int
 cluster_blocks(const struct cluster_sample *s, uint32_t n, double alpha,
     unsigned int maxc, uint16_t *id)
 {
 	struct order *o;
 	const struct cluster_sample *a, *b;
-	double	lvl, d;
-	unsigned int c = 0;
-	uint32_t i;
+	uint32_t *last, i;
+	double	lvl, d, best;
+	unsigned int c, nc = 0, pick;
 
 	if (n == 0 || maxc == 0 || !(alpha > 0.0 && alpha < 1.0))
 		return -EINVAL;
@@ -50,30 +59,45 @@ cluster_blocks(const struct cluster_sample *s, uint32_t n, double alpha,
 		if (s[i].len == 0 || s[i].v == NULL)
 			return -EINVAL;
 	o = malloc(n * sizeof(*o));
-	if (o == NULL)
+	last = malloc(maxc * sizeof(*last));
+	if (o == NULL || last == NULL) {
+		free(o);
+		free(last);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		o[i].med = median_u32(&s[i]);
 		o[i].blk = i;
 	}
 	qsort(o, n, sizeof(*o), cmp_order);
-	/* family-wise alpha over the n - 1 neighbour tests */
+	/* family-wise alpha over the n - 1 joining decisions */
 	lvl = n > 1 ? alpha / (double)(n - 1) : alpha;
-	id[o[0].blk] = 0;
-	for (i = 1; i < n; i++) {
-		a = &s[o[i - 1].blk];
+	for (i = 0; i < n; i++) {
 		b = &s[o[i].blk];
-		d = ks_d2_u32(a->v, a->len, b->v, b->len);
-		if (ks_pvalue(d, a->len, b->len) < lvl) {
-			if (++c >= maxc) {
-				free(o);
-				return -E2BIG;
+		pick = nc;
+		best = 2.0;
+		for (c = 0; c < nc; c++) {
+			a = &s[last[c]];
+			d = ks_d2_u32(a->v, a->len, b->v, b->len);
+			if (d < best && ks_pvalue(d, a->len, b->len) >= lvl) {
+				best = d;
+				pick = c;
 			}
 		}
-		id[o[i].blk] = (uint16_t)c;
+		if (pick == nc) {
+			if (nc == maxc) {
+				free(o);
+				free(last);
+				return -E2BIG;
+			}
+			nc++;
+		}
+		last[pick] = o[i].blk;
+		id[o[i].blk] = (uint16_t)pick;
 	}
 	free(o);
-	return (int)c + 1;
+	free(last);
+	return (int)nc;
 }
 
 int

@@ -19,12 +19,12 @@ struct cluster_sample {
 };
 
 /*
- * Cluster N blocks: sort them by (median, block id); walk that order and
- * start a new cluster wherever the two-sample K-S test rejects, at the
- * Bonferroni level alpha / (N - 1), that a block and its predecessor
- * share a distribution.  Cluster ids follow the walk (0 = fastest).
- * Writes id[N]; returns the number of clusters, -E2BIG when more than
- * maxc, -EINVAL for bad arguments, -ENOMEM.
+ * Cluster N blocks: walk them by (median, block id); each block joins
+ * the cluster whose latest member it is closest to (smallest K-S D) among
+ * those the two-sample K-S test does not reject at the Bonferroni level
+ * alpha / (N - 1), ties to the lower id, or starts a new cluster.  Ids
+ * follow creation (0 = fastest).  Writes id[N]; returns the number of
+ * clusters, -E2BIG when more than maxc, -EINVAL, -ENOMEM.
  */
 int	cluster_blocks(const struct cluster_sample *s, uint32_t n,
 	    double alpha, unsigned int maxc, uint16_t *id);

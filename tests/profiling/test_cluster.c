@@ -100,6 +100,32 @@ main(void)
 	CHECK(cluster_blocks(s, NB, 1.5, 64, id) == -EINVAL);
 	CHECK(cluster_blocks(s, 1, 0.05, 64, id) == 1 && id[0] == 0);
 
+	/* same median, different spread, interleaved: still two clusters */
+	for (b = 0; b < NB; b++) {
+		t = (b / 50) % 2;
+		for (k = 0; k < NS; k++)
+			v[b][k] = (uint32_t)(5000 + (t ? 300 : 20) * normal());
+		stats_sort_u32(v[b], NS);
+	}
+	n = cluster_blocks(s, NB, 0.05, 64, id);
+	CHECK(n == 2);
+	for (b = 0; b < NB; b++)
+		if (b > 0 && (id[b] == id[b - 1]) != ((b / 50) == (b - 1) / 50)) {
+			fprintf(stderr, "spread: block %u in cluster %u\n", b,
+			    id[b]);
+			pcheck_failed++;
+			break;
+		}
+	CHECK(cluster_intervals(id, NB, first, cl, 64) == NB / 50);
+
+	/* one homogeneous kernel of many blocks stays one cluster */
+	for (b = 0; b < NB; b++) {
+		for (k = 0; k < NS; k++)
+			v[b][k] = (uint32_t)(7000 + 70 * normal());
+		stats_sort_u32(v[b], NS);
+	}
+	CHECK(cluster_blocks(s, NB, 0.05, 64, id) == 1);
+
 	CHECK(cluster_select_parse("max", &sel) == 0 &&
 	    sel.rule == CLUSTER_SEL_MAX);
 	CHECK(cluster_select_parse("normal:0.999", &sel) == 0 &&
