@@ -23,6 +23,9 @@ struct profile_parse {
 	unsigned int	 interval_line[PROGRESS_MAX_INTERVALS];
 };
 
+static int profile_error(struct profile_parse *, unsigned int, const char *,
+    ...) __attribute__((format(printf, 3, 4)));
+
 static int
 profile_error(struct profile_parse *ps, unsigned int line, const char *fmt,
     ...)

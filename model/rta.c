@@ -83,6 +83,9 @@ rta_all(const struct rta_taskset *ts, struct rta_result *res)
 
 /* Parser. */
 
+static int rta_error(char *, size_t, unsigned int, const char *, ...)
+    __attribute__((format(printf, 4, 5)));
+
 static int
 rta_error(char *err, size_t errlen, unsigned int line, const char *fmt, ...)
 {
