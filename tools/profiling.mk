@@ -42,7 +42,8 @@ FUZZ_PROGS += fuzz/fuzz_trace
 check_PROGRAMS += fuzz/fuzz_trace
 fuzz_fuzz_trace_SOURCES = fuzz/fuzz_trace.c tools/trace.c tools/trace.h
 fuzz_fuzz_trace_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
-fuzz_fuzz_trace_LDADD = model/libbwmodel.la lib/libbwutil.la $(LIBM)
+# tools/trace.c is compiled into the target, so libFuzzer instruments it
+fuzz_fuzz_trace_LDADD = lib/libbwutil.la $(LIBM)
 if ENABLE_FUZZING
 fuzz_fuzz_trace_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_fuzz_trace_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
