@@ -20,9 +20,12 @@ static const struct {
 	{ "rta", an_rta_main, "rta TASKSET [--json]" },
 	{ "show", an_show_main, "show PROFILE [--json]" },
 	{ "cluster", an_cluster_main, "cluster TRACE -o OUT.bwk [--alpha A] "
-	    "[--concurrency M] [--select max|normal:P|evt:P] [--json]" },
-	{ "evt", an_evt_main, "evt SAMPLES [--block B] [--p P]... [--json]" },
-	{ "plot", an_plot_main, "plot KIND ... (see bwanalyze(1))" },
+	    "--concurrency M [--select max|normal:P|evt:P] [--name N] "
+	    "[--period-ns T] [--reservoir R] [--blocks N] [--json]" },
+	{ "evt", an_evt_main, "evt SAMPLES [--block B] [--p P]... [--alpha A] "
+	    "[--json]" },
+	{ "plot", an_plot_main, "plot edf TRACE|gq PROFILE|pwcet SAMPLES "
+	    "-o PREFIX ... (see doc/profiling.md)" },
 };
 
 #define BWANALYZE_NCMDS (sizeof(bwanalyze_cmds) / sizeof(bwanalyze_cmds[0]))
