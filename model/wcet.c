@@ -116,6 +116,15 @@ wcet_relaxed(const struct wcet_kernel *k, const uint64_t *n, double tmem)
 	return (sum - e1max) / k->m + e1max;
 }
 
+/* A bound in whole ns, saturating where a double exceeds uint64_t. */
+static uint64_t
+wcet_ns(double t)
+{
+	if (!(t < 18446744073709551616.0))
+		return UINT64_MAX;
+	return (uint64_t)t;
+}
+
 /*
  * The affine piece of h(t) = G(tmem(t)) around t: slope and where it
  * ends.  tmem grows with slope 1 inside a memory window and 0 outside;
@@ -184,17 +193,18 @@ wcet_bound(const struct wcet_kernel *k, const uint64_t *n, double q,
     int sync)
 {
 	double	t, g, h, slope, end, u, cand;
+	long	steps;
 
 	sync = sync ? 1 : 0;
 	t = ceil(wcet_isolation(k, n));
 	if (q <= 0 || t == 0)
-		return (uint64_t)t;
+		return wcet_ns(t);
 	if (q > 1)
 		q = 1;
-	for (;;) {
+	for (steps = 0; steps < WCET_MAX_STEPS; steps++) {
 		g = ceil(wcet_relaxed(k, n, wcet_tmem(t, q, sync, k->period)));
 		if (g <= t)
-			return (uint64_t)t;
+			return wcet_ns(t);
 		t = g;
 		h = wcet_relaxed(k, n, wcet_tmem(t, q, sync, k->period));
 		if (h <= t)
@@ -205,4 +215,5 @@ wcet_bound(const struct wcet_kernel *k, const uint64_t *n, double q,
 		if (cand > t && isfinite(cand))
 			t = cand;
 	}
+	return wcet_ns(ceil(wcet_relaxed(k, n, INFINITY)));
 }

@@ -11,6 +11,15 @@
 
 #define WCET_MAX_CLUSTERS	64
 
+/*
+ * Cap on Algorithm 1's steps.  A step covers at least one affine piece
+ * of the bound (a few per regulation period), so this is only reached by
+ * kernels spanning hundreds of thousands of periods; the result is then
+ * the bound with unlimited memory time, which is safe (never below the
+ * fixed point) and bounds the work of a registration.
+ */
+#define WCET_MAX_STEPS		1000000
+
 struct wcet_cluster {
 	double		e0;	/* per-block WCET alone (Q = 0), ns, > 0 */
 	double		e1;	/* per-block WCET at Q = 1, ns, >= e0 */

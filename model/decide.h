@@ -1,0 +1,98 @@
+/*
+ * decide.h - the daemon's per-period budget decision (DESIGN.md section 2
+ * steps 2-4) as a pure function: a snapshot of the lock holders and their
+ * running kernels in, next period's Q and per-core event budgets out.
+ * No I/O, no allocation; the only state written besides the output is
+ * each kernel's progress scan state and its per-kernel details.
+ * The daemon's period engine, bwsim and the tests all call it.
+ */
+#ifndef DECIDE_H
+#define DECIDE_H
+
+#include <stdint.h>
+
+#include "wcet.h"
+#include "progress.h"
+
+#define DECIDE_MAX_CORES	64
+#define DECIDE_UNLIMITED	UINT64_MAX	/* same value as REG_UNLIMITED */
+
+enum decide_policy {
+	DECIDE_NOMINAL = 0,
+	DECIDE_FAIR,
+	DECIDE_GREEDY,
+	DECIDE_SMOOTH,
+};
+
+struct decide_config {
+	double		bwmax_events;	/* all BE cores' events per period, Q = 1 */
+	double		overhead_events; /* daemon's own traffic per period */
+	unsigned int	ncores;		/* regulated BE cores, 1..DECIDE_MAX_CORES */
+	double		smooth_a;	/* SMOOTH filter weight, (0,1] */
+};
+
+/* Per-kernel details of one decision, for logging and traces. */
+struct decide_kernel_out {
+	double		q;		/* this kernel's Q for the period */
+	double		greedy;		/* GREEDY value (SMOOTH's x_n), else q */
+	double		t_remaining;	/* ns until its bound, from period start */
+	uint64_t	remaining;	/* blocks left, all clusters */
+	int		late;		/* t_remaining <= 0: fell back to Q-bar */
+};
+
+/* One running instrumented kernel launch. */
+struct decide_kernel {
+	const struct wcet_kernel	*wk;	/* prepared (wcet_prepare) */
+	const struct progress_table	*pt;
+	const uint64_t	*bitmap;	/* finished-block bitmap */
+	uint32_t	 nwords;
+	uint32_t	 window;	/* scan window above `low`, e.g. M */
+	double		 qnom;		/* its Q-bar */
+	uint64_t	 bound_ns;	/* G(Q-bar,{Ni},0) */
+	uint64_t	 launch_ns;	/* CPU-side launch time */
+	double		 prev_q;	/* last SMOOTH output; < 0: none yet */
+	struct progress_scan	*scan;	/* in/out: incremental scan state */
+	struct decide_kernel_out out;	/* written by decide() */
+};
+
+/* One lock holder (a task holding the bandwidth lock). */
+struct decide_holder {
+	double		 qbar;		/* the task's static budget Q-bar */
+	int		 has_progress;	/* 0: memcpy or uninstrumented work */
+	unsigned int	 nkernels;
+	struct decide_kernel	*kernels;
+};
+
+struct decide_input {
+	const struct decide_holder	*holders;
+	unsigned int	 nholders;
+	enum decide_policy policy;
+	uint64_t	 period;	/* number of the period decided */
+	uint64_t	 period_start_ns; /* its start */
+	const struct decide_config *cfg;
+};
+
+struct decide_output {
+	uint64_t	period;		/* copied from the input */
+	int		regulated;	/* 0: no holder, events are unlimited */
+	double		q;		/* budget ratio (1 when unregulated) */
+	double		q_static;	/* smallest Q-bar of the holders */
+	uint64_t	events[DECIDE_MAX_CORES];	/* per core, for q */
+	uint64_t	static_events[DECIDE_MAX_CORES]; /* per core, q_static */
+};
+
+/* Parse "nominal", "fair", "greedy", "smooth"; -1 if unknown. */
+int		decide_policy_parse(const char *);
+const char	*decide_policy_name(enum decide_policy);
+
+/* K = BWmax*q - overhead, split evenly (floor), never negative. */
+uint64_t	decide_core_events(const struct decide_config *, double q);
+
+/*
+ * The decision for period in->period.  Returns 0, or -EINVAL on a bad
+ * configuration (ncores out of range, bwmax_events <= 0, a kernel with
+ * no model).
+ */
+int		decide(const struct decide_input *, struct decide_output *);
+
+#endif /* DECIDE_H */

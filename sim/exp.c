@@ -1,0 +1,483 @@
+/*
+ * exp.c - bwsim's experiments on the simulated platform (doc/sim.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "budget.h"
+#include "exp.h"
+
+/* Same kernel as examples/histo.bwk (tests check they agree). */
+const char exp_histo_bwk[] =
+	"bwk 1\n"
+	"kernel histo\n"
+	"blocks 37627\n"
+	"concurrency 8\n"
+	"period_ns 1000000\n"
+	"cluster 0 e0=1700 e1=3690\n"
+	"cluster 1 e0=2500 e1=6520\n"
+	"cluster 2 e0=3300 e1=8830\n"
+	"interval 0 0\n" "interval 4000 1\n" "interval 6000 0\n"
+	"interval 11000 2\n" "interval 12500 1\n" "interval 15000 0\n"
+	"interval 19000 2\n" "interval 21000 1\n" "interval 24000 0\n"
+	"interval 27000 2\n" "interval 28627 1\n" "interval 30627 0\n"
+	"interval 34627 2\n" "interval 36127 1\n";
+
+/* ---- TFS period shares ---- */
+
+void
+exp_tfs_default(struct exp_tfs_args *a)
+{
+	a->rho = 0;
+	a->periods = 1000;
+	/* BWLOCK++ Fig. 4: the memory task is throttled a third of the way
+	 * into each period; that also gives the measured 75/25 under CFS */
+	a->budget_frac = 1.0 / 3;
+	a->seed = 1;
+}
+
+struct exp_tfs_rec {
+	FILE		*csv;
+	uint64_t	 throttled;	/* periods with throttling */
+};
+
+static void
+exp_tfs_period(void *arg, const struct sim *s, uint64_t period)
+{
+	struct exp_tfs_rec *r = arg;
+	const struct sim_core *c = &s->core[0];
+
+	if (r->csv == NULL)
+		return;
+	/* periods counted so far include this one (counted at reset) */
+	fprintf(r->csv, "%llu,%s,%.0f,%.0f,%.0f,%.0f,%llu,%llu\n",
+	    (unsigned long long)period,
+	    c->task[1].ran_ns > c->task[0].ran_ns ? "mem" : "cpu",
+	    c->task[1].vruntime, c->task[0].vruntime, c->delta, c->used,
+	    (unsigned long long)(c->task[1].periods +
+	    (c->task[1].ran_ns > 0)),
+	    (unsigned long long)(c->task[0].periods +
+	    (c->task[0].ran_ns > 0)));
+}
+
+int
+exp_tfs(const struct exp_tfs_args *a, FILE *csv, struct exp_tfs_result *o)
+{
+	struct sim_config cfg;
+	struct sim	*s;
+	struct exp_tfs_rec rec = { csv, 0 };
+	uint64_t	 k[SIM_MAX_CORES];
+	int		 rc;
+
+	if (a->periods < 1 || !(a->budget_frac > 0 && a->budget_frac <= 1))
+		return -EINVAL;
+	sim_config_default(&cfg);
+	cfg.ncores = 1;
+	cfg.bwmax_events = 20000;	/* one TX2 core, seed 000 section 4.5 */
+	cfg.rho = a->rho;
+	cfg.seed = a->seed;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return -ENOMEM;
+	if ((rc = sim_init(s, &cfg)) != 0)
+		goto out;
+	/* cpu first: BWLOCK++ Fig. 4 starts with it */
+	sim_add_task(s, 0, "cpu", 0.01 * 20);	/* 1 % of the core's max */
+	sim_add_task(s, 0, "mem", SIM_MEM);
+	k[0] = (uint64_t)floor(cfg.bwmax_events * a->budget_frac);
+	sim_lock(s, k);		/* the RT task holds the lock throughout */
+	s->on_period = exp_tfs_period;
+	s->on_period_arg = &rec;
+	if (csv != NULL)
+		fprintf(csv, "period,task,mem_vruntime_ns,cpu_vruntime_ns,"
+		    "throttled_ns,events,mem_runs,cpu_runs\n");
+	sim_run_until(s, (double)a->periods * (double)cfg.period_ns);
+	o->cpu_periods = s->core[0].task[0].periods;
+	o->mem_periods = s->core[0].task[1].periods;
+	o->throttled_ns = (uint64_t)llround(s->core[0].throttled_ns);
+	o->mem_vruntime = s->core[0].task[1].vruntime;
+	o->cpu_vruntime = s->core[0].task[0].vruntime;
+	o->mem_events = s->core[0].task[1].events;
+	o->cpu_runtime = s->core[0].task[0].runtime;
+out:
+	sim_free(s);
+	free(s);
+	return rc;
+}
+
+/* ---- shared: a profile on the model ---- */
+
+struct exp_kernel {
+	struct wcet_kernel	wk;
+	struct progress_table	pt;
+	struct budget_nominal	nom;
+};
+
+static int
+exp_kernel_init(struct exp_kernel *k, const struct profile *p,
+    double slowdown, double bwmax, double overhead)
+{
+	int	rc;
+
+	if ((rc = profile_to_model(p, &k->wk, &k->pt)) != 0)
+		return rc;
+	return budget_nominal(&k->wk, k->pt.n, slowdown, bwmax, overhead,
+	    &k->nom);
+}
+
+static int
+exp_default_profile(struct profile *p)
+{
+	char	err[128];
+
+	return profile_parse(exp_histo_bwk, strlen(exp_histo_bwk), p, err,
+	    sizeof(err));
+}
+
+/* ---- throttle time ---- */
+
+void
+exp_throttle_default(struct exp_throttle_args *a)
+{
+	a->rho = 0;
+	a->launches = 200;
+	a->q = -1;
+	a->seed = 1;
+	a->ncores = 3;
+	a->profile = NULL;
+}
+
+static void
+exp_throttle_period(void *arg, const struct sim *s, uint64_t period)
+{
+	FILE		*csv = arg;
+	double		 th = 0;
+	unsigned int	 i;
+
+	for (i = 0; i < s->cfg.ncores; i++)
+		th += s->core[i].delta;
+	fprintf(csv, "%llu,%d,%.0f\n", (unsigned long long)period, s->locked,
+	    th);
+}
+
+int
+exp_throttle(const struct exp_throttle_args *a, FILE *csv,
+    struct exp_throttle_result *o)
+{
+	struct sim_config cfg;
+	struct decide_config dc;
+	struct profile	*p = NULL;
+	struct exp_kernel *k = NULL;
+	struct sim	*s = NULL;
+	uint64_t	 ev[SIM_MAX_CORES], n;
+	unsigned int	 i, j;
+	double		 t0;
+	int		 rc = -ENOMEM;
+
+	if (a->launches < 1 || a->ncores < 1 || a->ncores > SIM_MAX_CORES ||
+	    a->q > 1)
+		return -EINVAL;
+	if ((k = calloc(1, sizeof(*k))) == NULL ||
+	    (s = calloc(1, sizeof(*s))) == NULL ||
+	    (p = calloc(1, sizeof(*p))) == NULL)
+		goto out;
+	if (a->profile != NULL)
+		*p = *a->profile;
+	else if ((rc = exp_default_profile(p)) != 0)
+		goto out;
+	sim_config_default(&cfg);
+	cfg.ncores = a->ncores;
+	cfg.bwmax_events = 20000.0 * a->ncores;
+	cfg.rho = a->rho;
+	cfg.seed = a->seed;
+	if ((rc = exp_kernel_init(k, p, BUDGET_DEFAULT_SLOWDOWN,
+	    cfg.bwmax_events, 0)) != 0 || (rc = sim_init(s, &cfg)) != 0 ||
+	    (rc = sim_gpu_load(s, &k->wk, &k->pt)) != 0)
+		goto out;
+	for (i = 0; i < cfg.ncores; i++) {
+		sim_add_task(s, i, "cpu", 0.2);
+		sim_add_task(s, i, "mem", SIM_MEM);
+	}
+	dc.bwmax_events = cfg.bwmax_events;
+	dc.overhead_events = 0;
+	dc.ncores = cfg.ncores;
+	dc.smooth_a = BUDGET_DEFAULT_SMOOTH_A;
+	o->q = a->q >= 0 ? a->q : k->nom.q;
+	for (i = 0; i < cfg.ncores; i++)
+		ev[i] = decide_core_events(&dc, o->q);
+	if (csv != NULL) {
+		fprintf(csv, "period,locked,throttled_ns\n");
+		s->on_period = exp_throttle_period;
+		s->on_period_arg = csv;
+	}
+	o->locked_ns = 0;
+	/* BWLOCK++ section 6.5: the GPU task runs its kernel back to back,
+	 * at a random phase in the period, holding the lock while it runs */
+	for (n = 0; n < a->launches; n++) {
+		sim_run_until(s, s->now + sim_random(s) * (double)cfg.period_ns);
+		t0 = s->now;
+		sim_gpu_launch(s, 1, ev);
+		while (sim_run_until(s, s->now + 1e9) != SIM_RUN_KERNEL_DONE)
+			;
+		o->locked_ns += (uint64_t)llround(s->now - t0);
+	}
+	/* finish the period so its throttling is counted with it */
+	sim_run_until(s, s->next_boundary);
+	o->periods = s->stats.periods;
+	o->throttled_ns = 0;
+	o->mem_events = o->cpu_runtime = o->mem_runtime = 0;
+	for (i = 0; i < cfg.ncores; i++) {
+		o->throttled_ns += (uint64_t)llround(s->core[i].throttled_ns);
+		for (j = 0; j < s->core[i].ntasks; j++) {
+			if (j == 0)
+				o->cpu_runtime += s->core[i].task[j].runtime;
+			else {
+				o->mem_events += s->core[i].task[j].events;
+				o->mem_runtime += s->core[i].task[j].runtime;
+			}
+		}
+	}
+	rc = 0;
+out:
+	if (s != NULL)
+		sim_free(s);
+	free(s);
+	free(k);
+	free(p);
+	return rc;
+}
+
+/* ---- dynamic budgets ---- */
+
+void
+exp_budgets_default(struct exp_budgets_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->policy = DECIDE_NOMINAL;
+	a->launches = 1000;
+	a->seed = 1;
+	a->ncores = 3;
+	a->bwmax_events = 60000;
+	a->overhead_events = 0;
+	a->slowdown = BUDGET_DEFAULT_SLOWDOWN;
+	a->smooth_a = BUDGET_DEFAULT_SMOOTH_A;
+	a->lead_ns = 50000;
+	a->speed = SIM_SPEED_LINEAR;
+	a->jitter = 0.1;
+	a->step_ns = 10000;
+	a->csv_launches = 0;
+}
+
+/* Running sums for the Q statistics. */
+struct exp_qstat {
+	double		sum, sum2;
+	uint64_t	n;
+};
+
+static void
+exp_qstat_add(struct exp_qstat *q, double v)
+{
+	q->sum += v;
+	q->sum2 += v * v;
+	q->n++;
+}
+
+struct exp_budgets_state {
+	struct sim		*s;
+	struct exp_kernel	*k;
+	struct decide_config	 dc;
+	struct progress_scan	 scan;
+	struct decide_kernel	 dk;
+	struct decide_holder	 h;
+	uint64_t		 static_ev[SIM_MAX_CORES];
+	double			 qapplied;	/* Q of the pending period */
+};
+
+/* The daemon's period thread, lead before the boundary. */
+static double
+exp_budgets_decide(struct exp_budgets_state *st,
+    const struct exp_budgets_args *a)
+{
+	struct decide_input	in;
+	struct decide_output	out;
+	struct sim		*s = st->s;
+
+	in.holders = &st->h;
+	in.nholders = 1;
+	in.policy = a->policy;
+	in.period = s->period + 1;
+	in.period_start_ns = (uint64_t)s->next_boundary;
+	in.cfg = &st->dc;
+	if (decide(&in, &out) != 0)
+		return -1;
+	if (a->policy == DECIDE_SMOOTH)
+		st->dk.prev_q = st->dk.out.q;
+	sim_apply(s, in.period, out.events);
+	return out.q;
+}
+
+static void
+exp_budgets_launch(struct exp_budgets_state *st)
+{
+	struct sim	*s = st->s;
+
+	progress_scan_reset(&st->scan);
+	st->dk.launch_ns = (uint64_t)s->now;
+	st->dk.prev_q = -1;
+	sim_gpu_launch(s, 1, st->static_ev);
+}
+
+/* One launch: returns its response time (ns), Q statistics updated. */
+static double
+exp_budgets_one(struct exp_budgets_state *st,
+    const struct exp_budgets_args *a, struct exp_qstat *qs, FILE *csv,
+    uint64_t n)
+{
+	struct sim	*s = st->s;
+	double		 lead, q, pend = -1;
+	uint64_t	 pend_period = 0;
+
+	exp_budgets_launch(st);
+	exp_qstat_add(qs, st->k->nom.q);	/* the period it starts in */
+	if (csv != NULL)
+		fprintf(csv, "%llu,%llu,%.0f,%.6f\n", (unsigned long long)n,
+		    (unsigned long long)s->period, s->now - s->gpu.launch,
+		    st->k->nom.q);
+	for (;;) {
+		lead = s->next_boundary - (double)a->lead_ns;
+		if (s->now < lead) {
+			if (sim_run_until(s, lead) == SIM_RUN_KERNEL_DONE)
+				break;
+			pend = exp_budgets_decide(st, a);
+			pend_period = s->period + 1;
+		}
+		if (sim_run_until(s, s->next_boundary) == SIM_RUN_KERNEL_DONE)
+			break;
+		/* a budget decided before a lock change is dropped: the
+		 * period then runs on the static budget */
+		q = pend >= 0 && pend_period == s->period &&
+		    s->pending_period == s->period ? pend : st->k->nom.q;
+		exp_qstat_add(qs, q);
+		if (csv != NULL)
+			fprintf(csv, "%llu,%llu,%.0f,%.6f\n",
+			    (unsigned long long)n,
+			    (unsigned long long)s->period,
+			    s->now - s->gpu.launch, q);
+		pend = -1;
+	}
+	return s->gpu.finish - s->gpu.launch;
+}
+
+static double
+exp_be_events(const struct sim *s)
+{
+	double		e = 0;
+	unsigned int	i;
+
+	for (i = 0; i < s->cfg.ncores; i++)
+		e += s->core[i].events;
+	return e;
+}
+
+int
+exp_budgets(const struct exp_budgets_args *a, FILE *csv,
+    struct exp_budgets_result *o)
+{
+	struct sim_config cfg;
+	struct exp_budgets_state st;
+	struct exp_qstat qs = { 0, 0, 0 };
+	struct exp_kernel *k = NULL;
+	struct sim	*s = NULL;
+	double		 rt, ratio, ev = 0, tsum = 0, rsum = 0, e0;
+	uint64_t	 n;
+	unsigned int	 i;
+	int		 rc = -ENOMEM;
+
+	if (a->profile == NULL || a->launches < 1 || a->ncores < 1 ||
+	    a->ncores > SIM_MAX_CORES || a->lead_ns < 1 ||
+	    !(a->bwmax_events > 0) || !(a->overhead_events >= 0) ||
+	    !(a->smooth_a > 0 && a->smooth_a <= 1))
+		return -EINVAL;
+	memset(o, 0, sizeof(*o));
+	memset(&st, 0, sizeof(st));
+	if ((k = calloc(1, sizeof(*k))) == NULL ||
+	    (s = calloc(1, sizeof(*s))) == NULL)
+		goto out;
+	sim_config_default(&cfg);
+	cfg.period_ns = a->profile->period_ns;
+	cfg.tick_ns = cfg.period_ns;
+	cfg.ncores = a->ncores;
+	cfg.bwmax_events = a->bwmax_events;
+	cfg.seed = a->seed;
+	cfg.speed = a->speed;
+	cfg.jitter = a->jitter;
+	cfg.step_ns = a->step_ns;
+	rc = -EINVAL;
+	if (a->lead_ns >= cfg.period_ns ||
+	    exp_kernel_init(k, a->profile, a->slowdown, a->bwmax_events,
+	    a->overhead_events) != 0 || sim_init(s, &cfg) != 0)
+		goto out;
+	if ((rc = sim_gpu_load(s, &k->wk, &k->pt)) != 0)
+		goto out;
+	for (i = 0; i < cfg.ncores; i++)
+		sim_add_task(s, i, "mem", SIM_MEM);	/* memory hogs */
+	st.s = s;
+	st.k = k;
+	st.dc.bwmax_events = a->bwmax_events;
+	st.dc.overhead_events = a->overhead_events;
+	st.dc.ncores = a->ncores;
+	st.dc.smooth_a = a->smooth_a;
+	for (i = 0; i < cfg.ncores; i++)
+		st.static_ev[i] = decide_core_events(&st.dc, k->nom.q);
+	st.dk.wk = &k->wk;
+	st.dk.pt = &k->pt;
+	st.dk.bitmap = s->gpu.bitmap;
+	st.dk.nwords = s->gpu.nwords;
+	st.dk.window = k->wk.m;
+	st.dk.qnom = k->nom.q;
+	st.dk.bound_ns = k->nom.wcet;
+	st.dk.scan = &st.scan;
+	st.h.qbar = k->nom.q;
+	st.h.has_progress = 1;
+	st.h.nkernels = 1;
+	st.h.kernels = &st.dk;
+	if (csv != NULL)
+		fprintf(csv, "launch,period,since_launch_ns,q\n");
+	o->max_ratio = 0;
+	for (n = 0; n < a->launches; n++) {
+		/* sync = 0: launch at a random phase of the period */
+		sim_run_until(s, s->now + (0.5 + sim_random(s)) *
+		    (double)cfg.period_ns);
+		e0 = exp_be_events(s);
+		rt = exp_budgets_one(&st, a, &qs,
+		    a->csv_launches == 0 || n < a->csv_launches ? csv : NULL,
+		    n);
+		ev += exp_be_events(s) - e0;
+		ratio = rt / (double)k->nom.wcet;
+		if (rt > (double)k->nom.wcet)
+			o->over_bound++;
+		if (ratio > o->max_ratio)
+			o->max_ratio = ratio;
+		tsum += rt;
+		rsum += ratio;
+	}
+	o->launches = a->launches;
+	o->be_events = ev / (double)a->launches;
+	o->mean_ns = tsum / (double)a->launches;
+	o->mean_ratio = rsum / (double)a->launches;
+	o->q_mean = qs.sum / (double)qs.n;
+	o->q_std = sqrt(fmax(0, qs.sum2 / (double)qs.n - o->q_mean * o->q_mean));
+	o->qnom = k->nom.q;
+	o->bound_ns = k->nom.wcet;
+	o->wcet0_ns = k->nom.wcet0;
+	o->periods = qs.n;
+	o->fallbacks = s->stats.fallbacks;
+	rc = 0;
+out:
+	if (s != NULL)
+		sim_free(s);
+	free(s);
+	free(k);
+	return rc;
+}

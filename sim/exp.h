@@ -1,0 +1,100 @@
+/*
+ * exp.h - the experiments bwsim runs on the simulated platform (doc/sim.md):
+ * BWLOCK++'s TFS period shares (section 4.3.4, Fig. 5-6) and throttle time
+ * (section 6.5, Fig. 10), and seed 000's dynamic budgets (section 5.4,
+ * Tables 5.2-5.3, Fig. 5.1).  Each writes its raw series as CSV when
+ * given a stream.
+ */
+#ifndef EXP_H
+#define EXP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "decide.h"
+#include "profile.h"
+#include "sim.h"
+
+/* ---- TFS period shares: one core, a mem and a cpu task ---- */
+struct exp_tfs_args {
+	double		rho;
+	uint64_t	periods;	/* default 1000 */
+	double		budget_frac;	/* of the core's max events; default 1/3 */
+	uint64_t	seed;
+};
+struct exp_tfs_result {
+	uint64_t	mem_periods;
+	uint64_t	cpu_periods;
+	uint64_t	throttled_ns;
+	double		mem_vruntime;	/* ns, end of run */
+	double		cpu_vruntime;
+	double		mem_events;
+	double		cpu_runtime;	/* ns */
+};
+void	exp_tfs_default(struct exp_tfs_args *);
+int	exp_tfs(const struct exp_tfs_args *, FILE *csv,
+	    struct exp_tfs_result *);
+
+/* ---- throttle time: mem + cpu task on each BE core, kernel holds lock ---- */
+struct exp_throttle_args {
+	double		rho;
+	uint64_t	launches;	/* default 200 */
+	double		q;		/* static budget; < 0: the kernel's Q-bar */
+	uint64_t	seed;
+	unsigned int	ncores;
+	const struct profile *profile;
+};
+struct exp_throttle_result {
+	uint64_t	throttled_ns;	/* all cores, whole run */
+	uint64_t	locked_ns;	/* time the lock was held */
+	uint64_t	periods;
+	double		q;
+	double		mem_events;
+	double		cpu_runtime;	/* ns, all cpu tasks */
+	double		mem_runtime;
+};
+void	exp_throttle_default(struct exp_throttle_args *);
+int	exp_throttle(const struct exp_throttle_args *, FILE *csv,
+	    struct exp_throttle_result *);
+
+/* ---- dynamic budgets: memory hogs on the BE cores ---- */
+struct exp_budgets_args {
+	const struct profile *profile;
+	enum decide_policy policy;
+	uint64_t	launches;
+	uint64_t	seed;
+	unsigned int	ncores;
+	double		bwmax_events;
+	double		overhead_events;
+	double		slowdown;	/* nominal target, 0.10 */
+	double		smooth_a;
+	uint64_t	lead_ns;	/* decision before the boundary, 50 us */
+	enum sim_speed	speed;
+	double		jitter;
+	uint64_t	step_ns;
+	uint64_t	csv_launches;	/* launches written to csv (0: all) */
+};
+struct exp_budgets_result {
+	uint64_t	launches;
+	uint64_t	over_bound;
+	double		max_ratio;	/* actual / bound */
+	double		mean_ratio;
+	double		be_events;	/* per launch, while the kernel runs */
+	double		q_mean;		/* over the kernel's periods */
+	double		q_std;
+	double		qnom;
+	uint64_t	bound_ns;
+	uint64_t	wcet0_ns;
+	double		mean_ns;	/* mean response time */
+	uint64_t	periods;
+	uint64_t	fallbacks;
+};
+void	exp_budgets_default(struct exp_budgets_args *);
+/* -EINVAL on a bad profile/arguments, -ENOMEM. */
+int	exp_budgets(const struct exp_budgets_args *, FILE *csv,
+	    struct exp_budgets_result *);
+
+/* The histo kernel of seed 000 Table 4.1 (also examples/histo.bwk). */
+extern const char exp_histo_bwk[];
+
+#endif /* EXP_H */

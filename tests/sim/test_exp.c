@@ -1,0 +1,134 @@
+/*
+ * test_exp.c - the bwsim experiments at modest sizes: direction and
+ * safety, not timings.  BWLOCK++ Fig. 6 and 10, seed 000 Tables 5.2-5.3.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exp.h"
+#include "fileio.h"
+#include "tap.h"
+
+static double
+mem_share(double rho)
+{
+	struct exp_tfs_args	a;
+	struct exp_tfs_result	r;
+
+	exp_tfs_default(&a);
+	a.rho = rho;
+	a.periods = 300;
+	OK(exp_tfs(&a, NULL, &r) == 0);
+	OK(r.mem_periods + r.cpu_periods == 300);
+	return (double)r.mem_periods / 300;
+}
+
+static void
+test_tfs(void)
+{
+	double	cfs = mem_share(0), t1 = mem_share(1), t3 = mem_share(3);
+
+	OK(cfs > t1);
+	OK(t1 > t3);
+	OK(t3 < 0.5);			/* TFS-3 favours the cpu task */
+	OK(cfs > 0.7 && cfs < 0.8);	/* about 75/25 */
+	OK(t1 > 0.45 && t1 < 0.55);	/* about even */
+}
+
+static uint64_t
+throttled(double rho)
+{
+	struct exp_throttle_args a;
+	struct exp_throttle_result r;
+
+	exp_throttle_default(&a);
+	a.rho = rho;
+	a.launches = 15;
+	OK(exp_throttle(&a, NULL, &r) == 0);
+	OK(r.locked_ns > 0 && r.throttled_ns > 0);
+	return r.throttled_ns;
+}
+
+static void
+test_throttle(void)
+{
+	uint64_t	cfs = throttled(0), t1 = throttled(1), t3 = throttled(3);
+
+	OK(cfs > t1);
+	OK(t1 > t3);
+}
+
+static void
+budgets(const struct profile *p, enum decide_policy pol,
+    struct exp_budgets_result *r)
+{
+	struct exp_budgets_args	a;
+
+	exp_budgets_default(&a);
+	a.profile = p;
+	a.policy = pol;
+	a.launches = 25;
+	a.seed = 3;
+	OK(exp_budgets(&a, NULL, r) == 0);
+	OK(r->launches == 25);
+	OK(r->over_bound == 0);
+	OK(r->max_ratio > 0 && r->max_ratio <= 1);
+	OK(r->q_mean >= r->qnom - 1e-12);
+}
+
+static void
+test_budgets(const struct profile *p)
+{
+	struct exp_budgets_result	r[4], again;
+	int				i;
+
+	for (i = DECIDE_NOMINAL; i <= DECIDE_SMOOTH; i++)
+		budgets(p, (enum decide_policy)i, &r[i]);
+	NEAR(r[DECIDE_NOMINAL].q_std, 0, 1e-9);
+	for (i = DECIDE_FAIR; i <= DECIDE_SMOOTH; i++)
+		OK(r[i].be_events > 1.2 * r[DECIDE_NOMINAL].be_events);
+	OK(r[DECIDE_SMOOTH].q_std <= r[DECIDE_GREEDY].q_std);
+	/* same seed, same numbers */
+	budgets(p, DECIDE_SMOOTH, &again);
+	OK(memcmp(&again, &r[DECIDE_SMOOTH], sizeof(again)) == 0);
+}
+
+/* examples/histo.bwk and the built-in copy describe the same kernel. */
+static void
+test_histo(struct profile *p)
+{
+	struct profile	*f = calloc(1, sizeof(*f));
+	const char	*top = getenv("top_srcdir");
+	char		 path[4096], err[128], *buf;
+	size_t		 len;
+
+	memset(p, 0, sizeof(*p));
+	OK(profile_parse(exp_histo_bwk, strlen(exp_histo_bwk), p, err,
+	    sizeof(err)) == 0);
+	OK(p->blocks == 37627 && p->nclusters == 3 && p->nintervals == 14);
+	snprintf(path, sizeof(path), "%s/examples/histo.bwk",
+	    top != NULL ? top : ".");
+	if (fileio_read(path, PROFILE_MAX_SIZE, &buf, &len) == 0) {
+		OK(profile_parse(buf, len, f, err, sizeof(err)) == 0);
+		OK(memcmp(f, p, sizeof(*f)) == 0);
+		free(buf);
+	} else {
+		fprintf(stderr, "%s: cannot read\n", path);
+		tap_failed++;
+	}
+	free(f);
+}
+
+int
+main(void)
+{
+	struct profile	*p = calloc(1, sizeof(*p));
+
+	test_histo(p);
+	test_tfs();
+	test_throttle();
+	test_budgets(p);
+	free(p);
+	return TAP_DONE();
+}

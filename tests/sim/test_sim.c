@@ -1,0 +1,296 @@
+/*
+ * test_sim.c - the simulated platform: the regulator, CFS/TFS against
+ * BWLOCK++ Fig. 4, the GPU against hand-computed times, lock and budget
+ * rules, safety of the bound, determinism.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "tap.h"
+
+static struct sim *
+one_core(double rho)
+{
+	struct sim_config	cfg;
+	struct sim		*s = calloc(1, sizeof(*s));
+	uint64_t		k[1];
+
+	sim_config_default(&cfg);
+	cfg.ncores = 1;
+	cfg.bwmax_events = 30000;	/* 30 events per us */
+	cfg.rho = rho;
+	OK(s != NULL && sim_init(s, &cfg) == 0);
+	OK(sim_add_task(s, 0, "cpu", 0) == 0);
+	OK(sim_add_task(s, 0, "mem", SIM_MEM) == 1);
+	k[0] = 10000;		/* spent in a third of a period */
+	sim_lock(s, k);
+	return s;
+}
+
+/* BWLOCK++ Fig. 4a and 4c. */
+static void
+test_fig4(void)
+{
+	struct sim	*s = one_core(0);
+	struct sim_task	*cpu = &s->core[0].task[0], *mem = &s->core[0].task[1];
+
+	/* CFS: cpu in [0,1), mem throttled at 1.33, mem again at 2 and 3 */
+	sim_run_until(s, 1e6);
+	NEAR(cpu->vruntime, 1e6, 1);
+	sim_run_until(s, 2e6);
+	NEAR(mem->vruntime, 1e6 / 3, 1);
+	NEAR(mem->throttled_ns, 2e6 / 3, 1);
+	sim_run_until(s, 4e6);
+	OK(mem->periods == 3 && cpu->periods == 1);
+	NEAR(mem->vruntime, 1e6, 2);
+	NEAR(s->core[0].throttled_ns, 2e6, 2);	/* 66 % of [1,4) */
+	sim_free(s);
+	free(s);
+
+	/* TFS-3: at 2 ms V_mem = 0.33 + 0.67 * 3 = 2.34 ms, then cpu runs
+	 * until its vruntime passes it */
+	s = one_core(3);
+	cpu = &s->core[0].task[0];
+	mem = &s->core[0].task[1];
+	sim_run_until(s, 2e6);
+	NEAR(mem->vruntime, 1e6 / 3 + 3 * 2e6 / 3, 2);
+	NEAR(mem->tfs_lost, 2e6, 2);
+	sim_run_until(s, 4e6);
+	OK(cpu->periods == 3 && mem->periods == 1);
+	sim_free(s);
+	free(s);
+}
+
+/* The regulator never lets a core spend more than its budget. */
+static void
+test_budget(void)
+{
+	struct sim_config	cfg;
+	struct sim		*s = calloc(1, sizeof(*s));
+	uint64_t		k[3] = { 1000, 2000, 0 }, k2[3] = { 5, 5, 5 };
+	double			before[3];
+	unsigned int		i;
+
+	sim_config_default(&cfg);
+	OK(sim_init(s, &cfg) == 0);
+	for (i = 0; i < 3; i++)
+		sim_add_task(s, i, "mem", SIM_MEM);
+	/* unregulated: full speed, 20000 events per core per period */
+	sim_run_until(s, 1e6);
+	NEAR(s->core[0].events, 20000, 1e-6);
+	NEAR(s->u, 1, 1e-12);
+	sim_lock(s, k);
+	for (i = 0; i < 3; i++)
+		before[i] = s->core[i].events;
+	sim_run_until(s, 5e6);
+	NEAR(s->core[0].events - before[0], 4000, 1e-6);
+	NEAR(s->core[1].events - before[1], 8000, 1e-6);
+	NEAR(s->core[2].events - before[2], 0, 1e-9);
+	/* fresh budget for exactly period 6 only */
+	OK(sim_apply(s, 6, k2) == 0);
+	OK(sim_apply(s, 5, k2) != 0);	/* current period: too late */
+	sim_run_until(s, 6e6);
+	OK(s->stats.fallbacks == 4);	/* periods 2-5 ran on the static */
+	before[0] = s->core[0].events;
+	sim_run_until(s, 7e6);
+	NEAR(s->core[0].events - before[0], 5, 1e-6);
+	before[0] = s->core[0].events;
+	sim_run_until(s, 8e6);		/* period 7: static again */
+	NEAR(s->core[0].events - before[0], 1000, 1e-6);
+	OK(s->stats.fallbacks == 6);	/* periods 7 and 8 */
+	/* a lock change drops a pending budget */
+	OK(sim_apply(s, 9, k2) == 0);
+	sim_lock(s, k);
+	OK(s->stats.discarded == 1 && !s->pending_valid);
+	/* mid-period lock: a core past the new budget stops at once */
+	sim_unlock(s);
+	sim_run_until(s, 8.5e6 + 1e6);
+	k[0] = 100;
+	sim_lock(s, k);
+	OK(s->core[0].throttled);
+	sim_free(s);
+	free(s);
+}
+
+static struct sim *
+gpu_sim(double jitter, int hogs, uint64_t seed, struct wcet_kernel *wk,
+    struct progress_table *pt)
+{
+	static const uint32_t	first[] = { 0, 8 };
+	static const uint16_t	cl[] = { 0, 1 };
+	struct sim_config	cfg;
+	struct sim		*s = calloc(1, sizeof(*s));
+	unsigned int		i;
+
+	memset(wk, 0, sizeof(*wk));
+	wk->nclusters = 2;
+	wk->m = 4;
+	wk->period = 1e6;
+	wk->c[0].e0 = 10000;
+	wk->c[0].e1 = 30000;
+	wk->c[1].e0 = 20000;
+	wk->c[1].e1 = 25000;
+	OK(wcet_prepare(wk) == 0);
+	OK(progress_table_init(pt, 16, 2, 2, first, cl) == 0);
+	sim_config_default(&cfg);
+	cfg.jitter = jitter;
+	cfg.seed = seed;
+	OK(sim_init(s, &cfg) == 0);
+	for (i = 0; i < 3 && hogs; i++)
+		sim_add_task(s, i, "mem", SIM_MEM);
+	OK(sim_gpu_load(s, wk, pt) == 0);
+	return s;
+}
+
+static void
+test_gpu(void)
+{
+	struct wcet_kernel	wk;
+	struct progress_table	*pt = calloc(1, sizeof(*pt));
+	struct sim		*s;
+	unsigned int		i;
+
+	/* alone: 8 blocks of 10 us then 8 of 20 us on 4 slots = 60 us */
+	s = gpu_sim(0, 0, 1, &wk, pt);
+	OK(sim_gpu_launch(s, 0, NULL) == 0);
+	OK(sim_run_until(s, 1e6) == SIM_RUN_KERNEL_DONE);
+	NEAR(s->gpu.finish - s->gpu.launch, 60000, 1e-6);
+	OK(s->gpu.bitmap[0] == 0xffff);
+	sim_free(s);
+	free(s);
+	/* unregulated hogs (u = 1): 2*30 + 2*25 = 110 us */
+	s = gpu_sim(0, 1, 1, &wk, pt);
+	sim_run_until(s, 0.5e6);
+	OK(sim_gpu_launch(s, 0, NULL) == 0);
+	OK(sim_run_until(s, 2e6) == SIM_RUN_KERNEL_DONE);
+	NEAR(s->gpu.finish - s->gpu.launch, 110000, 1e-6);
+	sim_free(s);
+	free(s);
+	/* jitter only shortens; the lock goes with the kernel */
+	for (i = 0; i < 20; i++) {
+		uint64_t k[3] = { 0, 0, 0 };
+
+		s = gpu_sim(0.3, 1, i + 1, &wk, pt);
+		sim_run_until(s, 0.25e6 * i);
+		OK(sim_gpu_launch(s, 1, k) == 0);
+		OK(s->locked);
+		OK(sim_run_until(s, 2e6 + 0.25e6 * i) == SIM_RUN_KERNEL_DONE);
+		OK(s->gpu.finish - s->gpu.launch <= 60000 + 1e-6);
+		OK(s->gpu.finish - s->gpu.launch >= 0.7 * 60000 - 1e-6);
+		OK(!s->locked);
+		sim_free(s);
+		free(s);
+	}
+	free(pt);
+}
+
+/*
+ * Bound safety with uneven traffic: one core's hog under a static
+ * budget Q while the others idle, random launch phases: the kernel
+ * never runs past G(Q,{Ni},0).
+ */
+static void
+test_bound(void)
+{
+	struct wcet_kernel	wk;
+	struct progress_table	*pt = calloc(1, sizeof(*pt));
+	struct sim_config	cfg;
+	struct sim		*s = calloc(1, sizeof(*s));
+	static const uint32_t	first[] = { 0, 500, 900 };
+	static const uint16_t	cl[] = { 0, 1, 0 };
+	uint64_t		k[3], g;
+	double			q;
+	unsigned int		n, i;
+
+	memset(&wk, 0, sizeof(wk));
+	wk.nclusters = 2;
+	wk.m = 8;
+	wk.period = 1e6;
+	wk.c[0].e0 = 17000;
+	wk.c[0].e1 = 36900;
+	wk.c[1].e0 = 33000;
+	wk.c[1].e1 = 88300;
+	OK(wcet_prepare(&wk) == 0);
+	OK(progress_table_init(pt, 1200, 2, 3, first, cl) == 0);
+	for (n = 0; n < 12; n++) {
+		q = 0.05 + 0.08 * n;
+		g = wcet_bound(&wk, pt->n, q, 0);
+		sim_config_default(&cfg);
+		cfg.seed = n + 7;
+		cfg.jitter = 0.02;
+		OK(sim_init(s, &cfg) == 0);
+		sim_add_task(s, 0, "mem", SIM_MEM);
+		sim_add_task(s, 1, "half", 10);
+		sim_add_task(s, 1, "mem", SIM_MEM);
+		OK(sim_gpu_load(s, &wk, pt) == 0);
+		for (i = 0; i < 3; i++)
+			k[i] = (uint64_t)(60000 * q / 3);
+		sim_run_until(s, sim_random(s) * 3e6);
+		OK(sim_gpu_launch(s, 1, k) == 0);
+		while (sim_run_until(s, s->now + 1e7) != SIM_RUN_KERNEL_DONE)
+			;
+		OK(s->gpu.finish - s->gpu.launch <= (double)g);
+		sim_free(s);
+	}
+	free(s);
+	free(pt);
+}
+
+static void
+test_determinism(void)
+{
+	struct wcet_kernel	wk;
+	struct progress_table	*pt = calloc(1, sizeof(*pt));
+	struct sim		*a, *b;
+	uint64_t		k[3] = { 500, 500, 500 };
+
+	a = gpu_sim(0.2, 1, 42, &wk, pt);
+	b = gpu_sim(0.2, 1, 42, &wk, pt);
+	sim_run_until(a, 0.3e6);
+	sim_run_until(b, 0.3e6);
+	sim_gpu_launch(a, 1, k);
+	sim_gpu_launch(b, 1, k);
+	sim_run_until(a, 5e6);
+	sim_run_until(b, 5e6);
+	OK(a->gpu.finish == b->gpu.finish);
+	OK(a->core[2].events == b->core[2].events);
+	sim_free(a);
+	sim_free(b);
+	free(a);
+	free(b);
+	free(pt);
+}
+
+static void
+test_errors(void)
+{
+	struct sim_config	cfg;
+	struct sim		*s = calloc(1, sizeof(*s));
+
+	sim_config_default(&cfg);
+	cfg.ncores = 0;
+	OK(sim_init(s, &cfg) != 0);
+	sim_config_default(&cfg);
+	cfg.jitter = 1;
+	OK(sim_init(s, &cfg) != 0);
+	sim_config_default(&cfg);
+	OK(sim_init(s, &cfg) == 0);
+	OK(sim_add_task(s, 5, "x", 1) < 0);
+	OK(sim_add_task(s, 0, "x", -3) < 0);
+	OK(sim_gpu_launch(s, 0, NULL) < 0);	/* nothing loaded */
+	free(s);
+}
+
+int
+main(void)
+{
+	test_fig4();
+	test_budget();
+	test_gpu();
+	test_bound();
+	test_determinism();
+	test_errors();
+	return TAP_DONE();
+}

@@ -1,0 +1,22 @@
+/*
+ * bwsim.h - shared helpers of bwsim's front end (tools/bwsim.c) and its
+ * plot command (tools/bwsim_plot.c).
+ */
+#ifndef BWSIM_H
+#define BWSIM_H
+
+#include <stdint.h>
+
+#include "profile.h"
+
+/* Parse a number option into [lo, hi]; -1 with a message on error. */
+int	bwsim_double(const char *opt, const char *s, double lo, double hi,
+	    double *v);
+int	bwsim_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+	    uint64_t *v);
+/* Read and parse a .bwk file; -1 with a message on error. */
+int	bwsim_load_profile(const char *path, struct profile *p);
+
+int	bwsim_plot_main(int, char **);
+
+#endif /* BWSIM_H */
