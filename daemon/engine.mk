@@ -1,0 +1,14 @@
+# daemon/engine.mk - the regulation engine (issue 4): the period thread,
+# its rings, the per-launch log, the live sim backend, the demo GPU
+# client, bwctl top/trace, tests and the benchmark.  Included by the top
+# Makefile.am after daemon/local.mk (it appends to that fragment's
+# daemon library).
+daemon_libbwdaemon_la_SOURCES += daemon/period.c daemon/period.h \
+	daemon/ring.c daemon/ring.h daemon/lathist.c daemon/lathist.h
+
+# tests: the engine against a fake clock and a fake backend
+check_PROGRAMS += tests/engine/test_period
+tests_engine_test_period_SOURCES = tests/engine/test_period.c
+tests_engine_test_period_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_engine_test_period_LDADD = daemon/libbwdaemon.la
+TESTS += tests/engine/test_period
