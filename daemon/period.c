@@ -311,7 +311,7 @@ collect(struct period *pe, unsigned int hi, unsigned int *n, uint64_t now)
 	uint32_t			maxw;
 	size_t				sz = slot_bytes(h, &maxw);
 	unsigned int			i, first = *n;
-	bool				known = sz > 0 && !h->copying;
+	bool				known = sz > 0 && !h->uninstrumented;
 	int				r;
 
 	for (i = 0; sz > 0 && i < h->nslots; i++) {

@@ -49,7 +49,7 @@
 struct period_holder {
 	uint32_t			task;
 	double				qbar;		/* the task's static Q-bar */
-	bool				copying;	/* socket-side memcpy in flight */
+	bool				uninstrumented;	/* socket copy, unslotted launch */
 	const struct bwshm_task_page	*tp;		/* or NULL */
 	const void			*pp;		/* progress page or NULL */
 	size_t				pp_size;
