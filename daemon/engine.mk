@@ -12,3 +12,13 @@ tests_engine_test_period_SOURCES = tests/engine/test_period.c
 tests_engine_test_period_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_engine_test_period_LDADD = daemon/libbwdaemon.la
 TESTS += tests/engine/test_period
+
+# benchmark (make bench): engine CPU per period, wake-up lateness
+BENCH_PROGS += bench/bench_period
+EXTRA_PROGRAMS += bench/bench_period
+CLEANFILES += bench/bench_period
+bench_bench_period_SOURCES = bench/bench_period.c
+bench_bench_period_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DHISTO_BWK='"$(abs_top_srcdir)/examples/histo.bwk"'
+bench_bench_period_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+bench_bench_period_LDADD = daemon/libbwdaemon.la
