@@ -144,7 +144,7 @@ open_state(struct regulator *r, const char *path, char *err, size_t errlen)
 	r->st = m;
 	r->st->version = BWSIM_STATE_VERSION;
 	r->st->period_ns = r->cfg.period_ns;
-	r->st->bwmax_events = (double)r->cfg.bwmax_events;
+	r->st->bwmax_events = r->sim.cfg.bwmax_events;
 	r->st->ncores = r->cfg.ncores;
 	__atomic_store_n(&r->st->magic, BWSIM_STATE_MAGIC, __ATOMIC_RELEASE);
 	return 0;
@@ -216,7 +216,8 @@ model_init(struct regulator *r, char *err, size_t errlen)
 	sim_config_default(&sc);
 	sc.period_ns = r->cfg.period_ns;
 	sc.ncores = r->cfg.ncores;
-	sc.bwmax_events = (double)r->cfg.bwmax_events;
+	if (r->cfg.bwmax_events > 0)	/* else the model's default */
+		sc.bwmax_events = (double)r->cfg.bwmax_events;
 	sc.rho = r->cfg.rho;
 	sc.jitter = 0;		/* no GPU in here: the demo client has it */
 	if (sim_init(&r->sim, &sc) < 0) {
@@ -263,9 +264,9 @@ sim_open(struct regulator **out, const struct reg_config *cfg, char *err,
 	int			e;
 
 	if (cfg->period_ns == 0 || cfg->ncores == 0 ||
-	    cfg->ncores > SIM_MAX_CORES || cfg->bwmax_events == 0) {
-		snprintf(err, errlen, "sim: period, bwmax_events and 1..%d "
-		    "cores needed", SIM_MAX_CORES);
+	    cfg->ncores > SIM_MAX_CORES) {
+		snprintf(err, errlen, "sim: a period and 1..%d cores needed",
+		    SIM_MAX_CORES);
 		return -EINVAL;
 	}
 	if ((r = calloc(1, sizeof(*r))) == NULL) {
