@@ -63,12 +63,11 @@ src_snapshot(void *arg, struct period_holder *h, unsigned int max)
 	return i;
 }
 
+/* Nothing to do: the registry keeps a departed task's pages until the
+ * engine has taken a snapshot published without it (tasks.h). */
 static void
 src_release(void *arg)
 {
-	struct engine	*e = arg;
-
-	tasks_snapshot_release(e->d->tasks);
 }
 
 static void
@@ -230,9 +229,9 @@ async_cb(struct ev_loop *loop, ev_async *w, int revents)
 	}
 	while (ring_pop(period_launches(e->pe), &l) == 1)
 		launchlog_launch(e->ll, &l, pol);
-	/* lock changes through the pages show up here within a period */
+	/* lock changes through the pages show up here within a period;
+	 * it also frees tasks the period thread can no longer see */
 	tasks_update(e->d->tasks);
-	tasks_reap(e->d->tasks);
 }
 
 /* ---- set-up ------------------------------------------------------- */

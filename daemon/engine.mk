@@ -4,14 +4,25 @@
 # Makefile.am after daemon/local.mk (it appends to that fragment's
 # daemon library).
 daemon_libbwdaemon_la_SOURCES += daemon/period.c daemon/period.h \
-	daemon/ring.c daemon/ring.h daemon/lathist.c daemon/lathist.h
+	daemon/ring.c daemon/ring.h daemon/lathist.c daemon/lathist.h \
+	daemon/engine.c daemon/engine.h daemon/launchlog.c daemon/launchlog.h
+daemon_libbwdaemon_la_LIBADD += sim/libbwsim.la
+pkginclude_HEADERS += include/bwsched/bwsimstate.h
+
+# the demo GPU client (examples/demo-live.sh, tests/engine/live.sh)
+noinst_PROGRAMS += examples/demo_gpu
+examples_demo_gpu_SOURCES = examples/demo_gpu.c
+examples_demo_gpu_LDADD = client/libbwclient.la model/libbwmodel.la \
+	lib/libbwutil.la $(LIBM)
+dist_noinst_SCRIPTS += examples/demo-live.sh
 
 # tests: the engine against a fake clock and a fake backend
 check_PROGRAMS += tests/engine/test_period
 tests_engine_test_period_SOURCES = tests/engine/test_period.c
 tests_engine_test_period_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_engine_test_period_LDADD = daemon/libbwdaemon.la
-TESTS += tests/engine/test_period
+TESTS += tests/engine/test_period tests/engine/live.sh
+dist_check_SCRIPTS += tests/engine/live.sh
 
 # benchmark (make bench): engine CPU per period, wake-up lateness
 BENCH_PROGS += bench/bench_period
