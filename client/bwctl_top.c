@@ -675,6 +675,7 @@ bwctl_trace(const char *path, int argc, char **argv)
 		str(m.map, BWP_K_EVENT, what, sizeof(what));
 		if (strcmp(what, "period") == 0) {
 			trace_line(m.map, csv);
+			fflush(stdout);	/* a pipe reader sees it now */
 			n++;
 		}
 		bwp_msg_free(&m);

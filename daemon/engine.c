@@ -45,6 +45,8 @@ src_snapshot(void *arg, struct period_holder *h, unsigned int max)
 
 		memset(&h[i], 0, sizeof(h[i]));
 		h[i].task = t->task;
+		h[i].pid = t->pid;
+		h[i].name = t->name;
 		h[i].qbar = t->qbar;
 		h[i].uninstrumented = t->uninstrumented;
 		h[i].tp = t->tp;

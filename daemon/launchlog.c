@@ -15,6 +15,7 @@
 
 #define BUDGET_LOG_INTERVAL_NS	1000000000ull	/* one line a second */
 #define NFIELDS			17
+#define FIELD_MAX		96
 
 struct launchlog {
 	struct launchlog_hooks	h;
@@ -34,6 +35,10 @@ launchlog_compute(const struct period_launch *l, const char *policy,
 
 	memset(r, 0, sizeof(*r));
 	r->task = l->task;
+	r->pid = l->pid;
+	snprintf(r->task_name, sizeof(r->task_name), "%s", l->task_name);
+	snprintf(r->kernel_name, sizeof(r->kernel_name), "%s",
+	    l->kernel_name);
 	r->kernel = l->kernel;
 	r->launch = l->seq;
 	r->policy = policy;
@@ -53,6 +58,10 @@ launchlog_compute(const struct period_launch *l, const char *policy,
 	r->actual_min_ns = l->prev_ns > l->launch_ns ?
 	    l->prev_ns - l->launch_ns : 0;
 	r->slack_ns = (int64_t)r->bound_ns - (int64_t)r->actual_ns;
+	/* the end lies in (actual_min, actual]: a verdict only when that
+	 * interval is on one side of the bound */
+	r->met = r->actual_ns <= r->bound_ns ? "yes" :
+	    r->actual_min_ns >= r->bound_ns ? "no" : "unknown";
 }
 
 struct launchlog *
@@ -87,13 +96,13 @@ launchlog_count(const struct launchlog *ll)
 	return ll->count;
 }
 
-/* The journal fields; f[] has room for NFIELDS strings of 64 bytes. */
+/* The journal fields; f[] has NFIELDS strings of FIELD_MAX bytes. */
 static int
-fields(const struct launchlog_rec *r, char f[][64])
+fields(const struct launchlog_rec *r, char f[][FIELD_MAX])
 {
 	int	n = 0;
 
-#define F(...)	snprintf(f[n++], 64, __VA_ARGS__)
+#define F(...)	snprintf(f[n++], FIELD_MAX, __VA_ARGS__)
 	F("BWSCHED_TASK=%u", r->task);
 	F("BWSCHED_PID=%d", (int)r->pid);
 	F("BWSCHED_KERNEL=%s", r->kernel_name);
@@ -110,6 +119,7 @@ fields(const struct launchlog_rec *r, char f[][64])
 	F("BWSCHED_ACTUAL_NS=%llu", (unsigned long long)r->actual_ns);
 	F("BWSCHED_ACTUAL_MIN_NS=%llu", (unsigned long long)r->actual_min_ns);
 	F("BWSCHED_SLACK_NS=%lld", (long long)r->slack_ns);
+	F("BWSCHED_BOUND_MET=%s", r->met);
 #undef F
 	return n;
 }
@@ -117,15 +127,16 @@ fields(const struct launchlog_rec *r, char f[][64])
 static void
 emit(struct launchlog *ll, const struct launchlog_rec *r)
 {
-	char		f[NFIELDS][64], msg[256];
+	char		f[NFIELDS][FIELD_MAX], msg[320];
 	const char	*fp[NFIELDS];
 	int		n, i;
 
 	snprintf(msg, sizeof(msg), "kernel %s of task %s: %llu periods, Q "
-	    "%.3f..%.3f (mean %.3f), %.3f ms of its %.3f ms bound",
-	    r->kernel_name, r->task_name, (unsigned long long)r->periods,
-	    r->q_min, r->q_max, r->q_mean, (double)r->actual_ns / 1e6,
-	    (double)r->bound_ns / 1e6);
+	    "%.3f..%.3f (mean %.3f), ended %.3f..%.3f ms after launch, "
+	    "bound %.3f ms met: %s", r->kernel_name, r->task_name,
+	    (unsigned long long)r->periods, r->q_min, r->q_max, r->q_mean,
+	    (double)r->actual_min_ns / 1e6, (double)r->actual_ns / 1e6,
+	    (double)r->bound_ns / 1e6, r->met);
 	n = fields(r, f);
 	for (i = 0; i < n; i++)
 		fp[i] = f[i];
@@ -144,11 +155,10 @@ launchlog_launch(struct launchlog *ll, const struct period_launch *l,
 	struct launchlog_rec	r;
 
 	launchlog_compute(l, policy, &r);
-	if (ll->h.names != NULL && !ll->h.names(ll->h.arg, &r)) {
+	/* names come with the record; ask only when it had none */
+	if (r.task_name[0] == '\0' && (ll->h.names == NULL ||
+	    !ll->h.names(ll->h.arg, &r)))
 		snprintf(r.task_name, sizeof(r.task_name), "%u", r.task);
-		snprintf(r.kernel_name, sizeof(r.kernel_name), "%u",
-		    r.kernel);
-	}
 	ll->count++;
 	if (ll->level >= LOG_L_INFO)
 		emit(ll, &r);

@@ -13,11 +13,15 @@
  *   BWSCHED_Q_MEAN/_MIN/_MAX/_STD    the Q in effect over those periods
  *   BWSCHED_BOUND_NS                 G(Q-bar,{Ni},0), from the launch
  *   BWSCHED_ACTUAL_NS                launch to end (see below)
+ *   BWSCHED_ACTUAL_MIN_NS            launch to the last wake-up that
+ *                                    still saw it running
  *   BWSCHED_SLACK_NS                 bound - actual (negative: over)
- * The end is the first period wake-up that saw every block finished or
- * the slot released, so ACTUAL_NS errs high by at most one period (it
- * never understates); BWSCHED_ACTUAL_MIN_NS is the last wake-up that
- * still saw it running.
+ *   BWSCHED_BOUND_MET                yes | no | unknown
+ * The daemon sees the pages once a period: the end lies between the
+ * last wake-up that saw the launch running and the first that saw every
+ * block finished or the slot released.  ACTUAL_NS is that upper end, so
+ * it never understates (and SLACK_NS never overstates); BOUND_MET is
+ * "unknown" when the bound falls inside that window.
  */
 #ifndef LAUNCHLOG_H
 #define LAUNCHLOG_H
@@ -44,6 +48,7 @@ struct launchlog_rec {
 	uint64_t	actual_ns;
 	uint64_t	actual_min_ns;
 	int64_t		slack_ns;
+	const char	*met;		/* "yes", "no", "unknown" */
 	uint64_t	launch_ns;
 	uint64_t	end_ns;
 };

@@ -249,14 +249,19 @@ launch_find(struct period *pe, uint32_t task, uint32_t slot, uint64_t seq)
 
 /* Start tracking a launch first seen now. */
 static void
-launch_begin(struct launch *l, uint32_t task, const struct slot_view *v,
-    uint64_t now)
+launch_begin(struct launch *l, const struct period_holder *h,
+    const struct slot_view *v, uint64_t now)
 {
 	memset(l, 0, sizeof(*l));
 	l->used = true;
 	l->prev_q = -1;
 	progress_scan_reset(&l->scan);
-	l->rec.task = task;
+	snprintf(l->rec.task_name, sizeof(l->rec.task_name), "%s",
+	    h->name != NULL ? h->name : "");
+	snprintf(l->rec.kernel_name, sizeof(l->rec.kernel_name), "%s",
+	    v->k->name);
+	l->rec.pid = h->pid;
+	l->rec.task = h->task;
 	l->rec.kernel = v->k->id;
 	l->rec.slot = v->slot;
 	l->rec.blocks = v->k->blocks;
@@ -334,7 +339,7 @@ collect(struct period *pe, unsigned int hi, unsigned int *n, uint64_t now)
 			continue;
 		}
 		if (!v->l->used)
-			launch_begin(v->l, h->task, v, now);
+			launch_begin(v->l, h, v, now);
 		v->l->seen = true;
 		(*n)++;
 	}

@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <bwsched/bwshm.h>
 
@@ -48,6 +49,8 @@
  */
 struct period_holder {
 	uint32_t			task;
+	pid_t				pid;
+	const char			*name;		/* task name */
 	double				qbar;		/* the task's static Q-bar */
 	bool				uninstrumented;	/* socket copy, unslotted launch */
 	const struct bwshm_task_page	*tp;		/* or NULL */
@@ -77,6 +80,9 @@ struct period_clock {
 
 /* A kernel launch that ended, for the per-launch log (launchlog.h). */
 struct period_launch {
+	char		task_name[64];	/* copied: the task may be gone */
+	char		kernel_name[64];
+	pid_t		pid;
 	uint32_t	task;
 	uint32_t	kernel;		/* kernel id */
 	uint32_t	slot;
