@@ -77,8 +77,8 @@ void		 launchlog_set_level(struct launchlog *, int level);
 void		 launchlog_launch(struct launchlog *,
 		    const struct period_launch *, const char *policy);
 /* A period record: log Q changes, at most one line per second. */
-void		 launchlog_period(struct launchlog *, const struct ring_period *,
-		    const char *policy);
+void		 launchlog_period(struct launchlog *,
+		    const struct ring_period *, const char *policy);
 
 /* Records logged so far (tests). */
 uint64_t	 launchlog_count(const struct launchlog *);

@@ -35,7 +35,7 @@ struct launch {
 	bool			seen;		/* found running this period */
 	struct progress_scan	scan;
 	double			prev_q;		/* SMOOTH's y(n-1), -1 none */
-	uint64_t		done_ns;	/* first wake with 0 remaining */
+	uint64_t		done_ns;	/* first wake, 0 remaining */
 	struct period_launch	rec;
 };
 

@@ -51,12 +51,13 @@ struct period_holder {
 	uint32_t			task;
 	pid_t				pid;
 	const char			*name;		/* task name */
-	double				qbar;		/* the task's static Q-bar */
-	bool				uninstrumented;	/* socket copy, unslotted launch */
+	double				qbar;		/* static Q-bar */
+	/* a socket-side copy or a launch without a progress slot */
+	bool				uninstrumented;
 	const struct bwshm_task_page	*tp;		/* or NULL */
-	const void			*pp;		/* progress page or NULL */
+	const void			*pp;		/* or NULL */
 	size_t				pp_size;
-	unsigned int			nslots;		/* checked at registration */
+	unsigned int			nslots;		/* as registered */
 	unsigned int			nkernels;
 	struct kernel *const		*kernels;	/* the task's kernels */
 };
@@ -103,7 +104,7 @@ struct period_params {
 	const struct regulator_ops	*ops;
 	struct regulator		*reg;
 	struct period_source		src;
-	const struct period_clock	*clock;	/* NULL: CLOCK_MONOTONIC + timerfd */
+	const struct period_clock	*clock;	/* NULL: the real one */
 	uint64_t			period_ns;
 	uint64_t			lead_ns;
 	unsigned int			ncores;
@@ -111,7 +112,7 @@ struct period_params {
 	double				overhead_events;
 	double				smooth_a;
 	enum decide_policy		policy;
-	int				priority;	/* SCHED_FIFO, 0: none */
+	int				priority;	/* FIFO, 0: none */
 	int				cpu;		/* -1: not pinned */
 	void				(*notify)(void *arg);
 	void				*notify_arg;

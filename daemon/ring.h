@@ -56,7 +56,7 @@ struct ring_period {
 	double		q;		/* -1: unregulated */
 	double		q_static;	/* holders' smallest Q-bar, -1 none */
 	uint32_t	holders;
-	uint32_t	late;		/* 1: not applied, backend used static */
+	uint32_t	late;		/* 1: not applied, static used */
 	uint32_t	ncores;
 	uint32_t	nkernels;	/* entries in k[] (capped) */
 	uint64_t	budget[RING_MAX_CORES];	/* events per core */

@@ -415,16 +415,36 @@ parse(struct opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "qs:k:i:t:n:o:h", lo, NULL)) !=
 	    -1) {
 		switch (c) {
-		case 'q': o->quiet = true; break;
-		case 's': o->sock = optarg; break;
-		case 'k': o->profile = optarg; break;
-		case 'i': o->interval_ns = (uint64_t)(atof(optarg) * 1e6); break;
-		case 't': o->seconds = atof(optarg); break;
-		case 'n': o->launches = strtoul(optarg, NULL, 10); break;
-		case 'o': o->csv = optarg; break;
-		case 'S': o->seed = strtoull(optarg, NULL, 10) | 1; break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return -1;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 's':
+			o->sock = optarg;
+			break;
+		case 'k':
+			o->profile = optarg;
+			break;
+		case 'i':
+			o->interval_ns = (uint64_t)(atof(optarg) * 1e6);
+			break;
+		case 't':
+			o->seconds = atof(optarg);
+			break;
+		case 'n':
+			o->launches = strtoul(optarg, NULL, 10);
+			break;
+		case 'o':
+			o->csv = optarg;
+			break;
+		case 'S':
+			o->seed = strtoull(optarg, NULL, 10) | 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
 		}
 	}
 	if (o->sock == NULL || o->interval_ns < 1000000 || optind != argc) {

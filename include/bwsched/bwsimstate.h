@@ -30,10 +30,10 @@
 #define BWSIM_STATE_VERSION	1
 #define BWSIM_STATE_SIZE	4096
 #define BWSIM_STATE_MAX_CORES	16
-#define BWSIM_STATE_SUFFIX	".sim"		/* appended to the socket path */
+#define BWSIM_STATE_SUFFIX	".sim"	/* after the socket path */
 
 struct bwsim_core_state {
-	uint64_t	budget;		/* events this period, UINT64_MAX = none */
+	uint64_t	budget;		/* this period, UINT64_MAX: none */
 	uint64_t	used;		/* events used this period */
 	uint64_t	events;		/* total events */
 	uint64_t	throttles;	/* periods throttled */
@@ -54,7 +54,7 @@ struct bwsim_state {
 	double		u;		/* current BE traffic / BWmax */
 	double		traffic_ns;	/* integral of u dt, ns */
 	double		be_events;	/* total BE events since start */
-	uint64_t	fallbacks;	/* locked periods on the static budget */
+	uint64_t	fallbacks;	/* periods on the static budget */
 	uint32_t	locked;		/* the bandwidth lock is held */
 	uint32_t	ncores;
 	double		rho;		/* TFS factor */
