@@ -152,14 +152,45 @@ open_state(struct regulator *r, const char *path, char *err, size_t errlen)
 
 /* ---- the model ----------------------------------------------------- */
 
-/* Advance the model to the wall clock; caller holds r->mu. */
+/* Append the traffic integral at the model's time (bwsimstate.h). */
+static void
+sample(struct regulator *r)
+{
+	struct bwsim_history	*h;
+	struct bwsim_sample	*e;
+	double			ev = 0;
+	unsigned int		i;
+
+	if (r->st == NULL)
+		return;
+	h = (struct bwsim_history *)(void *)((char *)r->st +
+	    BWSIM_HISTORY_OFFSET);
+	for (i = 0; i < r->sim.cfg.ncores; i++)
+		ev += r->sim.core[i].events;
+	e = &h->s[h->count % BWSIM_HISTORY];
+	e->t_ns = (double)r->epoch + r->sim.now;
+	e->traffic_ns = ev * (double)r->sim.cfg.period_ns /
+	    r->sim.cfg.bwmax_events;
+	__atomic_store_n(&h->count, h->count + 1, __ATOMIC_RELEASE);
+}
+
+/* Advance the model to the wall clock in short steps, sampling the
+ * traffic integral after each; caller holds r->mu. */
 static void
 advance(struct regulator *r)
 {
 	uint64_t	t = now_ns();
+	double		to, step;
 
-	if (t > r->epoch && (double)(t - r->epoch) > r->sim.now)
-		sim_run_until(&r->sim, (double)(t - r->epoch));
+	to = t > r->epoch ? (double)(t - r->epoch) : 0;
+	/* after a long stall, do not fill the history with one gap */
+	if (to - r->sim.now > (double)BWSIM_HISTORY_STEP_NS * 400)
+		sim_run_until(&r->sim, to - BWSIM_HISTORY_STEP_NS * 400.0);
+	while (r->sim.now < to) {
+		step = r->sim.now + BWSIM_HISTORY_STEP_NS;
+		sim_run_until(&r->sim, step < to ? step : to);
+		sample(r);
+	}
 	/* the module's watchdog: no heartbeat for too long while the lock
 	 * is held means the daemon is gone; fall back to the fail-safe */
 	if (!r->failsafe && r->sim.locked && r->cfg.heartbeat_timeout_ns &&

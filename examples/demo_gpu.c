@@ -8,7 +8,10 @@
  * (bwsimstate.h): a block of times e0/e1 progresses at
  * (1-u)/e0 + u/e1 where u is the BE cores' memory traffic, so more BE
  * budget really makes the kernel slower.  Finished blocks set their bit
- * in the slot's bitmap, as bwprogress.cuh does on a GPU.
+ * in the slot's bitmap, as bwprogress.cuh does on a GPU.  Before each
+ * launch it takes the lock and waits until the regulator has it (the
+ * page's lock word acts at the daemon's next poll); --no-grant launches
+ * at once, to show what that latency costs.
  *
  * For every launch it records the emulated finish time against the
  * bound the daemon returned at registration, G(Q-bar,{Ni},0), and prints
@@ -50,6 +53,7 @@ struct opts {
 	uint64_t	interval_ns;
 	uint64_t	seed;
 	bool		quiet;
+	bool		no_grant;	/* launch without waiting for the lock */
 };
 
 /* One emulated block slot of the GPU. */
@@ -283,40 +287,57 @@ advance(struct demo *d, struct run *r, double s, double us)
 static int
 emulate(struct demo *d, uint64_t *bitmap, uint64_t L, double *finish)
 {
-	struct bwsim_state	prev = d->st;
-	struct run		r;
-	unsigned int		i;
-	uint64_t		give_up = L + 20 * d->info.wcet_ns + 1000000000;
+	struct run	r;
+	unsigned int	i;
+	uint64_t	give_up = L + 20 * d->info.wcet_ns + 1000000000;
 
 	memset(&r, 0, sizeof(r));
 	r.bitmap = bitmap;
 	r.t = (double)L;
 	for (i = 0; i < d->p->concurrency; i++)
 		start_block(d, &r, &d->gs[i]);
-	for (bool have_u = false; r.done < d->p->blocks;) {
+	/* the traffic integral at L, once the model has got there */
+	while (bwsim_history_at(d->sm, r.t, &r.U) < 0) {
+		if (stop || now_ns() > give_up)
+			return -1;
+		sleep_until(now_ns() + POLL_NS / 4);
+	}
+	while (r.done < d->p->blocks) {
 		if (stop || now_ns() > give_up)
 			return -1;
 		sleep_until(now_ns() + POLL_NS);
 		if (bwsim_state_read(d->sm, &d->st) < 0)
 			return -1;
-		if ((double)d->st.now_ns <= r.t) {
-			prev = d->st;	/* the model has not reached L yet */
-			continue;
-		}
-		if (!have_u) {
-			/* the integral at L, between the samples around it */
-			r.U = prev.traffic_ns;
-			if (d->st.now_ns > prev.now_ns && (double)prev.now_ns <
-			    r.t)
-				r.U += (d->st.traffic_ns - prev.traffic_ns) *
-				    (r.t - (double)prev.now_ns) /
-				    (double)(d->st.now_ns - prev.now_ns);
-			have_u = true;
-		}
-		advance(d, &r, (double)d->st.now_ns, d->st.traffic_ns);
+		if ((double)d->st.now_ns > r.t)
+			advance(d, &r, (double)d->st.now_ns,
+			    d->st.traffic_ns);
 	}
 	*finish = r.finish;
 	return 0;
+}
+
+/*
+ * Take the lock and wait until the simulated regulator has it: the
+ * lock word in the task page takes effect when the daemon next polls
+ * it, and a kernel that needs its bound from its first block launches
+ * only then.
+ */
+static int
+wait_grant(struct demo *d)
+{
+	uint64_t	t0 = now_ns(), give_up = t0 + 1000000000;
+
+	if (bwc_lock(d->h) < 0)
+		return -1;
+	while (now_ns() < give_up && !stop) {
+		if (bwsim_state_read(d->sm, &d->st) < 0)
+			return -1;
+		if (d->st.locked && d->st.now_ns >= t0)
+			return 0;
+		sleep_until(now_ns() + POLL_NS / 4);
+	}
+	fprintf(stderr, "demo_gpu: the lock was not granted within 1 s\n");
+	return -1;
 }
 
 static uint64_t *
@@ -358,12 +379,15 @@ one_launch(struct demo *d)
 	double		finish;
 	int		slot;
 
-	bwsim_state_read(d->sm, &d->st);
+	if (!d->o.no_grant && wait_grant(d) < 0)
+		return -1;
 	slot = bwc_launch(d->h, d->kernel, STREAM, &bitmap);
 	if (slot < 0) {
 		/* protected with the static budget, but not emulated */
 		d->nospace++;
 		bwc_stream_sync(d->h, STREAM);
+		if (!d->o.no_grant)
+			bwc_unlock(d->h);
 		return slot == -ENOSPC ? 0 : -1;
 	}
 	bitmap = slot_of(d, slot, &L);
@@ -373,6 +397,8 @@ one_launch(struct demo *d)
 	}
 	bwc_launch_done(d->h, slot);
 	bwc_stream_sync(d->h, STREAM);
+	if (!d->o.no_grant)
+		bwc_unlock(d->h);
 	record(d, L, finish);
 	return 0;
 }
@@ -395,7 +421,7 @@ usage(FILE *f)
 {
 	fprintf(f, "usage: demo_gpu [-q] [-s SOCKET] [-k PROFILE.bwk] "
 	    "[-i INTERVAL_MS] [-t SECONDS | -n LAUNCHES] [-o CSV] "
-	    "[--seed N]\n");
+	    "[--seed N] [--no-grant]\n");
 }
 
 static int
@@ -403,6 +429,7 @@ parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "seed", required_argument, NULL, 'S' },
+		{ "no-grant", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
 	int	c;
@@ -435,6 +462,9 @@ parse(struct opts *o, int argc, char **argv)
 			break;
 		case 'o':
 			o->csv = optarg;
+			break;
+		case 'G':
+			o->no_grant = true;
 			break;
 		case 'S':
 			o->seed = strtoull(optarg, NULL, 10) | 1;

@@ -28,7 +28,10 @@
 
 #define BWSIM_STATE_MAGIC	0x53535742u	/* "BWSS" */
 #define BWSIM_STATE_VERSION	1
-#define BWSIM_STATE_SIZE	4096
+#define BWSIM_STATE_SIZE	16384
+#define BWSIM_HISTORY		512	/* samples of the traffic integral */
+#define BWSIM_HISTORY_OFFSET	4096	/* where struct bwsim_history is */
+#define BWSIM_HISTORY_STEP_NS	20000	/* the model advances by at most this */
 #define BWSIM_STATE_MAX_CORES	16
 #define BWSIM_STATE_SUFFIX	".sim"	/* after the socket path */
 
@@ -61,6 +64,25 @@ struct bwsim_state {
 	struct bwsim_core_state core[BWSIM_STATE_MAX_CORES];
 };
 
+/*
+ * The traffic integral sampled every time the model has advanced (at
+ * most BWSIM_HISTORY_STEP_NS apart), so a client can find it at any
+ * recent instant, e.g. a kernel's launch time, by interpolating between
+ * two samples (bwsim_history_at()).  Sample i lives in entry
+ * i % BWSIM_HISTORY; count is the number written so far, stored after
+ * the entry it makes visible.
+ */
+struct bwsim_sample {
+	double		t_ns;		/* model time, CLOCK_MONOTONIC ns */
+	double		traffic_ns;	/* integral of u dt up to t_ns */
+};
+
+struct bwsim_history {
+	uint64_t		count;
+	uint64_t		pad[7];
+	struct bwsim_sample	s[BWSIM_HISTORY];
+};
+
 /* Copy a consistent state out of the mapping; 0, or -1 (not a state page). */
 static inline int
 bwsim_state_read(const struct bwsim_state *m, struct bwsim_state *out)
@@ -78,6 +100,45 @@ bwsim_state_read(const struct bwsim_state *m, struct bwsim_state *out)
 		if (s1 == s2)
 			return out->magic == BWSIM_STATE_MAGIC &&
 			    out->version == BWSIM_STATE_VERSION ? 0 : -1;
+	}
+	return -1;
+}
+
+static inline const struct bwsim_history *
+bwsim_history(const struct bwsim_state *m)
+{
+	return (const struct bwsim_history *)(const void *)
+	    ((const char *)m + BWSIM_HISTORY_OFFSET);
+}
+
+/*
+ * The traffic integral at time t, interpolated between the samples
+ * around it.  0, or -1 when t is not covered (too old, or not reached
+ * yet: retry later).
+ */
+static inline int
+bwsim_history_at(const struct bwsim_state *m, double t, double *traffic)
+{
+	const struct bwsim_history	*h = bwsim_history(m);
+	struct bwsim_sample		a, b;
+	uint64_t			n, i;
+
+	n = __atomic_load_n(&h->count, __ATOMIC_ACQUIRE);
+	for (i = n; i > 1 && n - i < BWSIM_HISTORY - 8; i--) {
+		memcpy(&b, (const void *)&h->s[(i - 1) % BWSIM_HISTORY],
+		    sizeof(b));
+		memcpy(&a, (const void *)&h->s[(i - 2) % BWSIM_HISTORY],
+		    sizeof(a));
+		if (a.t_ns > t || b.t_ns < t)
+			continue;
+		/* the writer may have lapped us while we copied */
+		if (__atomic_load_n(&h->count, __ATOMIC_ACQUIRE) - (i - 2) >=
+		    BWSIM_HISTORY - 1)
+			return -1;
+		*traffic = b.t_ns > a.t_ns ? a.traffic_ns + (b.traffic_ns -
+		    a.traffic_ns) * (t - a.t_ns) / (b.t_ns - a.t_ns) :
+		    a.traffic_ns;
+		return 0;
 	}
 	return -1;
 }
