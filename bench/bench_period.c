@@ -192,10 +192,11 @@ make_tasks(void)
 }
 
 static unsigned int
-snap(void *arg, struct period_holder *h, unsigned int max)
+snap(void *arg, struct period_holder *h, unsigned int max, uint64_t *gen)
 {
 	unsigned int	n = ntasks < max ? ntasks : max;
 
+	*gen = 1;
 	memcpy(h, holders, n * sizeof(*h));
 	return n;
 }

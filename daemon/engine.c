@@ -33,13 +33,15 @@ engine_current(void)
 /* ---- the registry as the engine's holder source ------------------- */
 
 static unsigned int
-src_snapshot(void *arg, struct period_holder *h, unsigned int max)
+src_snapshot(void *arg, struct period_holder *h, unsigned int max,
+    uint64_t *gen)
 {
 	struct engine		*e = arg;
 	struct tasks_snapshot	*s = e->snap;
 	unsigned int		i;
 
 	tasks_snapshot(e->d->tasks, s, PERIOD_MAX_HOLDERS);
+	*gen = s->gen;
 	for (i = 0; i < s->nholders && i < max; i++) {
 		const struct tasks_holder	*t = &s->holder[i];
 
@@ -63,6 +65,14 @@ src_snapshot(void *arg, struct period_holder *h, unsigned int max)
 		h[i - 1].qbar = s->q_static;
 	}
 	return i;
+}
+
+static uint64_t
+src_generation(void *arg)
+{
+	struct engine	*e = arg;
+
+	return tasks_generation(e->d->tasks);
 }
 
 /* Nothing to do: the registry keeps a departed task's pages until the
@@ -263,6 +273,7 @@ params(struct engine *e, struct period_params *p)
 	p->reg = e->d->reg;
 	p->src.snapshot = src_snapshot;
 	p->src.release = src_release;
+	p->src.generation = src_generation;
 	p->src.arg = e;
 	p->period_ns = c->period_ns;
 	p->lead_ns = c->lead_ns;
@@ -380,6 +391,7 @@ engine_status(struct engine *e, struct bwp_writer *w)
 	bwp_w_kuint(w, "cost_p99_ns", s.cost_p99_ns);
 	bwp_w_kuint(w, "launches_logged", s.launches);
 	bwp_w_kuint(w, "bad_slots", s.bad_slots);
+	bwp_w_kuint(w, "redecided", s.redecided);
 	bwp_w_kuint(w, "records_dropped", s.dropped);
 	bwp_w_kbool(w, "realtime", s.rt);
 }

@@ -76,6 +76,7 @@ struct period {
 	struct ring_period	rec;
 	uint64_t		bad_slots;
 	uint64_t		nlaunches;	/* retired */
+	uint64_t		redecided;	/* holders moved mid-decision */
 };
 
 /* ---- clock -------------------------------------------------------- */
@@ -553,11 +554,20 @@ update_stats(struct period *pe, const struct decide_output *o, bool late,
 	pe->st.applied += !late;
 	pe->st.bad_slots = pe->bad_slots;
 	pe->st.launches = pe->nlaunches;
+	pe->st.redecided = pe->redecided;
 	pe->st.q = o->regulated ? o->q : -1;
 	pe->st.period = o->period;
 	lathist_add(&pe->late_h, lateness);
 	lathist_add(&pe->cost_h, cost);
 	pthread_mutex_unlock(&pe->mu);
+}
+
+/* Has the lock state moved on since the snapshot of generation gen? */
+static bool
+moved(struct period *pe, uint64_t gen)
+{
+	return pe->p.src.generation != NULL &&
+	    pe->p.src.generation(pe->p.src.arg) != gen;
 }
 
 /* Decide, apply and record period `target` starting at `boundary`. */
@@ -568,8 +578,8 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	struct decide_config	dc;
 	struct decide_input	in;
 	struct decide_output	o;
-	unsigned int		nh, nk, i;
-	uint64_t		c0 = thread_cpu_now();
+	unsigned int		nh, nk, i, tries;
+	uint64_t		c0 = thread_cpu_now(), gen;
 	bool			late, ok;
 
 	pthread_mutex_lock(&pe->mu);
@@ -579,25 +589,39 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	dc.smooth_a = pe->p.smooth_a;
 	in.policy = pe->p.policy;
 	pthread_mutex_unlock(&pe->mu);
-	nh = pe->p.src.snapshot(pe->p.src.arg, pe->h, PERIOD_MAX_HOLDERS);
-	nk = build(pe, nh, woke);
-	in.holders = pe->dh;
-	in.nholders = nh;
 	in.period = target;
 	in.period_start_ns = boundary;
 	in.cfg = &dc;
-	memset(&o, 0, sizeof(o));
-	ok = decide(&in, &o) == 0 && (!recheck(pe, nh) ||
-	    decide(&in, &o) == 0);
-	if (!ok) {
-		/* cannot happen with checked parameters; if it does, hand
-		 * nothing over: the backend's static budget is safe */
-		o.period = target;
-		for (i = 0; i < dc.ncores; i++)
-			o.events[i] = o.static_events[i] = REG_UNLIMITED;
+	for (tries = 0;; tries++) {
+		nh = pe->p.src.snapshot(pe->p.src.arg, pe->h,
+		    PERIOD_MAX_HOLDERS, &gen);
+		nk = build(pe, nh, woke);
+		in.holders = pe->dh;
+		in.nholders = nh;
+		memset(&o, 0, sizeof(o));
+		ok = decide(&in, &o) == 0 && (!recheck(pe, nh) ||
+		    decide(&in, &o) == 0);
+		if (!ok) {
+			/* cannot happen with checked parameters; if it
+			 * does, hand nothing over: static is safe */
+			o.period = target;
+			for (i = 0; i < dc.ncores; i++)
+				o.events[i] = o.static_events[i] =
+				    REG_UNLIMITED;
+		}
+		late = !ok || woke >= boundary || !hand_over(pe, target,
+		    boundary, &o, dc.ncores);
+		/*
+		 * The holders changed while we decided: the loop may have
+		 * set the new static budget before our apply, which then
+		 * would stand for a lock state that is gone.  Decide again
+		 * on the new state; its apply replaces ours.
+		 */
+		if (late || tries > 0 || !moved(pe, gen))
+			break;
+		pe->p.src.release(pe->p.src.arg);
+		pe->redecided++;
 	}
-	late = !ok || woke >= boundary || !hand_over(pe, target, boundary,
-	    &o, dc.ncores);
 	pe->p.ops->heartbeat(pe->p.reg);
 	account(pe, nk, &o, late, woke);
 	record(pe, &o, late, nh, nk, dc.ncores);

@@ -62,12 +62,18 @@ struct period_holder {
 	struct kernel *const		*kernels;	/* the task's kernels */
 };
 
-/* Where holders come from (the task registry in the daemon, fakes in
- * tests).  snapshot() fills up to max entries and returns how many. */
+/*
+ * Where holders come from (the task registry in the daemon, fakes in
+ * tests).  snapshot() fills up to max entries, returns how many, and
+ * the generation of that state; the generation moves whenever the lock
+ * holders change.
+ */
 struct period_source {
 	unsigned int	(*snapshot)(void *arg, struct period_holder *,
-			    unsigned int max);
+			    unsigned int max, uint64_t *gen);
 	void		(*release)(void *arg);
+	/* the generation snapshot() would return now; NULL: never moves */
+	uint64_t	(*generation)(void *arg);
 	void		*arg;
 };
 
@@ -127,6 +133,7 @@ struct period_stats {
 	uint64_t	apply_errors;	/* backend refused (e.g. too late) */
 	uint64_t	bad_slots;	/* slots rejected by validation */
 	uint64_t	launches;	/* launches seen end */
+	uint64_t	redecided;	/* lock state moved while deciding */
 	uint64_t	dropped;	/* ring records lost to a slow loop */
 	uint64_t	lateness_p50_ns;
 	uint64_t	lateness_p99_ns;

@@ -94,15 +94,33 @@ static const struct regulator_ops	fops = {
 
 static struct period_holder	holders[4];
 static unsigned int		nholders, releases, snapshots;
+static uint64_t			gen_now;
+static int			change_after;	/* holders change mid-decision */
+
+static void	set_holder(unsigned int, uint32_t, double, bool);
 
 static unsigned int
-src_snapshot(void *arg, struct period_holder *h, unsigned int max)
+src_snapshot(void *arg, struct period_holder *h, unsigned int max,
+    uint64_t *gen)
 {
 	unsigned int	n = nholders < max ? nholders : max;
 
 	snapshots++;
 	memcpy(h, holders, n * sizeof(*h));
+	*gen = gen_now;
+	if (change_after) {
+		/* another task takes the lock right after we looked */
+		change_after = 0;
+		set_holder(nholders++, 9, 0.05, false);
+		gen_now++;
+	}
 	return n;
+}
+
+static uint64_t
+src_generation(void *arg)
+{
+	return gen_now;
 }
 
 static void
@@ -223,6 +241,7 @@ engine(enum decide_policy pol)
 	p.reg = &fr;
 	p.src.snapshot = src_snapshot;
 	p.src.release = src_release;
+	p.src.generation = src_generation;
 	p.clock = &fclock;
 	p.period_ns = T;
 	p.lead_ns = LEAD;
@@ -346,6 +365,27 @@ test_static_and_min(void)
 	period_free(pe);
 }
 
+/* A holder arriving while the engine decides: the budget handed over
+ * last must be the one for the new lock state. */
+static void
+test_moved(void)
+{
+	struct period		*pe = engine(DECIDE_GREEDY);
+	struct period_stats	st;
+
+	fake_now = 50 * T;
+	change_after = 1;
+	period_run_once(pe);
+	period_stats(pe, &st);
+	CHECK(st.redecided == 1, "decided again: %llu",
+	    (unsigned long long)st.redecided);
+	CHECK(fr.applies == 2 && fr.last_period == 51 &&
+	    fr.events[0] == events(0.05), "the last budget is the new "
+	    "holder's: %llu", (unsigned long long)fr.events[0]);
+	CHECK(snapshots == releases, "every snapshot released");
+	period_free(pe);
+}
+
 static void
 test_progress(void)
 {
@@ -465,6 +505,7 @@ main(void)
 	test_tagging();
 	test_late();
 	test_static_and_min();
+	test_moved();
 	test_progress();
 	test_validation();
 	if (failures) {
