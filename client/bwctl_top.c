@@ -38,7 +38,9 @@
 struct conn {
 	int		fd;
 	uint64_t	next_id;
-	uint8_t		*buf;
+	uint8_t		*buf;		/* receive buffer */
+	size_t		len;		/* of the last message in buf */
+	uint8_t		*keep[4];	/* replies kept while we ask on */
 };
 
 /* ---- msgpack helpers ---------------------------------------------- */
@@ -141,6 +143,7 @@ conn_recv(struct conn *c, struct bwp_msg *m, int timeout_ms)
 	if (rc <= 0)
 		return rc == 0 ? -EPIPE : rc;
 	bwp_wire_close_fds(&r);
+	c->len = r.len;
 	bwp_msg_init(m);
 	if (r.toobig || bwp_msg_parse(m, c->buf, r.len) != BWP_OK) {
 		bwp_msg_free(m);
@@ -151,10 +154,15 @@ conn_recv(struct conn *c, struct bwp_msg *m, int timeout_ms)
 
 typedef void	(*event_fn)(void *, const msgpack_object *);
 
-/* Send a request and wait for its reply; events go to ev meanwhile. */
+/*
+ * Send a request and wait for its reply; events go to ev meanwhile.
+ * The reply's strings point into the buffer it was parsed from, so it
+ * is parsed again from its own copy in keep (NULL: the receive buffer,
+ * valid until the next receive).
+ */
 static int
 conn_call(struct conn *c, struct bwp_writer *w, uint64_t id,
-    struct bwp_msg *reply, event_fn ev, void *arg)
+    struct bwp_msg *reply, event_fn ev, void *arg, uint8_t *keep)
 {
 	int	rc;
 
@@ -183,13 +191,18 @@ conn_call(struct conn *c, struct bwp_writer *w, uint64_t id,
 		bwp_msg_free(reply);
 		return -EINVAL;
 	}
-	return 0;
+	if (keep == NULL)
+		return 0;
+	bwp_msg_free(reply);
+	memcpy(keep, c->buf, c->len);
+	bwp_msg_init(reply);
+	return bwp_msg_parse(reply, keep, c->len) == BWP_OK ? 0 : -EPROTO;
 }
 
 /* A request with no arguments but an optional key/value string. */
 static int
 simple(struct conn *c, enum bwp_op op, const char *key, const char *val,
-    struct bwp_msg *reply, event_fn ev, void *arg)
+    struct bwp_msg *reply, event_fn ev, void *arg, uint8_t *keep)
 {
 	struct bwp_writer	w;
 	uint64_t		id = c->next_id++;
@@ -199,7 +212,7 @@ simple(struct conn *c, enum bwp_op op, const char *key, const char *val,
 	bwp_w_request(&w, id, op);
 	if (key != NULL)
 		bwp_w_kstr(&w, key, val);
-	rc = conn_call(c, &w, id, reply, ev, arg);
+	rc = conn_call(c, &w, id, reply, ev, arg, keep);
 	bwp_w_free(&w);
 	return rc;
 }
@@ -221,15 +234,17 @@ conn_open(struct conn *c, const char *path, const char *topics[],
 	strcpy(sa.sun_path, path);
 	c->next_id = 1;
 	c->buf = malloc(BWP_RECV_BUF);
+	for (i = 0; i < 4; i++)
+		c->keep[i] = malloc(BWP_RECV_BUF);
 	c->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (c->buf == NULL || c->fd < 0 ||
+	if (c->buf == NULL || c->keep[3] == NULL || c->fd < 0 ||
 	    connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
 	bwp_w_init(&w);
 	bwp_w_request(&w, id = c->next_id++, BWP_OP_HELLO);
 	bwp_w_kuint(&w, "pid", (uint64_t)getpid());
 	bwp_w_kstr(&w, "name", "bwctl");
-	rc = conn_call(c, &w, id, &m, NULL, NULL);
+	rc = conn_call(c, &w, id, &m, NULL, NULL, NULL);
 	bwp_w_free(&w);
 	if (rc < 0)
 		return rc;
@@ -240,7 +255,7 @@ conn_open(struct conn *c, const char *path, const char *topics[],
 	bwp_w_array(&w, (uint32_t)ntopics);
 	for (i = 0; i < ntopics; i++)
 		bwp_w_str(&w, topics[i]);
-	rc = conn_call(c, &w, id, &m, NULL, NULL);
+	rc = conn_call(c, &w, id, &m, NULL, NULL, NULL);
 	bwp_w_free(&w);
 	if (rc == 0)
 		bwp_msg_free(&m);
@@ -250,9 +265,13 @@ conn_open(struct conn *c, const char *path, const char *topics[],
 static void
 conn_close(struct conn *c)
 {
+	int	i;
+
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->buf);
+	for (i = 0; i < 4; i++)
+		free(c->keep[i]);
 }
 
 /* ---- top ---------------------------------------------------------- */
@@ -265,13 +284,14 @@ struct running {
 struct recent {
 	unsigned int	task, kernel;
 	char		name[64];
-	double		periods, late, q_mean, actual, bound, slack;
+	double		periods, late, q_mean, actual, actual_min, bound;
+	char		met[8];
 };
 
 struct view {
 	/* folded from period events since the last refresh */
 	double		q, q_static, q_sum, q_min, q_max;
-	unsigned long	nrec, late;
+	unsigned long	nrec, nheld, late;
 	double		period, holders, budget0;
 	struct running	run[MAX_RUNNING];
 	unsigned int	nrun;
@@ -279,24 +299,37 @@ struct view {
 	unsigned int	nrecent;
 };
 
+static void	fold_kernels(struct view *, const msgpack_object *);
+
 static void
 fold_period(struct view *v, const msgpack_object *ev)
 {
-	const msgpack_object_array	*ks = arr(ev, "kernels");
-	uint32_t			i;
-	double				q = num(ev, "q", -1);
+	double	q = num(ev, "q", -1);
 
 	v->q = q;
 	v->q_static = num(ev, "q_static", -1);
 	v->period = num(ev, "period", 0);
 	v->holders = num(ev, "holders", 0);
 	v->late += num(ev, "late", 0) != 0;
-	if (v->nrec == 0 || q < v->q_min)
-		v->q_min = q;
-	if (v->nrec == 0 || q > v->q_max)
-		v->q_max = q;
-	v->q_sum += q < 0 ? 1 : q;	/* unregulated: all of BWmax */
 	v->nrec++;
+	fold_kernels(v, ev);
+	if (q < 0)
+		return;
+	/* Q statistics over the periods the lock was held */
+	if (v->nheld == 0 || q < v->q_min)
+		v->q_min = q;
+	if (v->nheld == 0 || q > v->q_max)
+		v->q_max = q;
+	v->q_sum += q;
+	v->nheld++;
+}
+
+static void
+fold_kernels(struct view *v, const msgpack_object *ev)
+{
+	const msgpack_object_array	*ks = arr(ev, "kernels");
+	uint32_t			i;
+
 	v->nrun = 0;
 	for (i = 0; ks != NULL && i < ks->size && v->nrun < MAX_RUNNING; i++) {
 		struct running	*r = &v->run[v->nrun++];
@@ -330,8 +363,9 @@ fold_kernel(struct view *v, const msgpack_object *ev)
 	r->late = num(ev, "late_periods", 0);
 	r->q_mean = num(ev, "q_mean", 0);
 	r->actual = num(ev, "actual_ns", 0);
+	r->actual_min = num(ev, "actual_min_ns", 0);
 	r->bound = num(ev, "bound_ns", 0);
-	r->slack = num(ev, "slack_ns", 0);
+	str(ev, "bound_met", r->met, sizeof(r->met));
 }
 
 static void
@@ -374,9 +408,9 @@ show_head(const msgpack_object *st, const char *rho, const struct view *v)
 	fmt_q(mn, sizeof(mn), v->q_min);
 	fmt_q(mx, sizeof(mx), v->q_max);
 	printf("period %.0f  Q %s  static %s  holders %.0f  (last %lu "
-	    "periods: mean %.4f, min %s, max %s)\n", v->period, q, qs,
-	    v->holders, v->nrec, v->nrec ? v->q_sum / (double)v->nrec : 0.0,
-	    mn, mx);
+	    "periods: %lu held, Q mean %.4f min %s max %s)\n", v->period, q,
+	    qs, v->holders, v->nrec, v->nheld, v->nheld ? v->q_sum /
+	    (double)v->nheld : 0.0, v->nheld ? mn : "-", v->nheld ? mx : "-");
 	printf("late %.0f of %.0f (%.2f%%)  lateness p50 %.3f ms p99 %.3f ms "
 	    "max %.3f ms  fallbacks %.0f  cost p50 %.1f us  %s\n",
 	    num(st, "late", 0), dec, dec > 0 ? 100 * num(st, "late", 0) /
@@ -473,13 +507,15 @@ show_recent(const struct view *v)
 {
 	unsigned int	i;
 
-	printf("\n%-5s %-16s %8s %8s %11s %10s %10s\n", "TASK", "LAUNCH OF",
-	    "PERIODS", "Q_MEAN", "ACTUAL_MS", "BOUND_MS", "SLACK_MS");
+	/* the daemon sees a launch end within one period: a window */
+	printf("\n%-5s %-16s %8s %8s %17s %10s %7s\n", "TASK", "LAUNCH OF",
+	    "PERIODS", "Q_MEAN", "ENDED_MS", "BOUND_MS", "MET");
 	for (i = 0; i < v->nrecent; i++)
-		printf("%-5u %-16s %8.0f %8.4f %11.3f %10.3f %10.3f\n",
+		printf("%-5u %-16s %8.0f %8.4f %8.3f..%-7.3f %10.3f %7s\n",
 		    v->rec[i].task, v->rec[i].name, v->rec[i].periods,
-		    v->rec[i].q_mean, v->rec[i].actual / 1e6,
-		    v->rec[i].bound / 1e6, v->rec[i].slack / 1e6);
+		    v->rec[i].q_mean, v->rec[i].actual_min / 1e6,
+		    v->rec[i].actual / 1e6, v->rec[i].bound / 1e6,
+		    v->rec[i].met);
 }
 
 /* Ask for status, tasks, kernels and rho, and draw one screen. */
@@ -490,21 +526,23 @@ refresh(struct conn *c, struct view *v, bool ansi)
 	char		rho[32];
 	int		rc;
 
-	if ((rc = simple(c, BWP_OP_STATUS, NULL, NULL, &st, on_event, v)) < 0)
+	if ((rc = simple(c, BWP_OP_STATUS, NULL, NULL, &st, on_event, v,
+	    c->keep[0])) < 0)
 		return rc;
-	if ((rc = simple(c, BWP_OP_TASKS, NULL, NULL, &tk, on_event,
-	    v)) < 0) {
+	if ((rc = simple(c, BWP_OP_TASKS, NULL, NULL, &tk, on_event, v,
+	    c->keep[1])) < 0) {
 		bwp_msg_free(&st);
 		return rc;
 	}
-	if ((rc = simple(c, BWP_OP_KERNELS, NULL, NULL, &kn, on_event,
-	    v)) < 0) {
+	if ((rc = simple(c, BWP_OP_KERNELS, NULL, NULL, &kn, on_event, v,
+	    c->keep[2])) < 0) {
 		bwp_msg_free(&st);
 		bwp_msg_free(&tk);
 		return rc;
 	}
 	snprintf(rho, sizeof(rho), "?");
-	if (simple(c, BWP_OP_GET, "key", "rho", &rh, on_event, v) == 0) {
+	if (simple(c, BWP_OP_GET, "key", "rho", &rh, on_event, v,
+	    c->keep[3]) == 0) {
 		snprintf(rho, sizeof(rho), "%.2f", num(rh.map, "value", -1));
 		bwp_msg_free(&rh);
 	}
@@ -539,7 +577,7 @@ collect(struct conn *c, struct view *v, uint64_t interval_ms)
 	uint64_t	end = mono_ms() + interval_ms, t;
 	int		rc;
 
-	v->nrec = 0;
+	v->nrec = v->nheld = 0;
 	v->q_sum = 0;
 	while ((t = mono_ms()) < end) {
 		rc = conn_recv(c, &m, (int)(end - t));
@@ -564,7 +602,7 @@ bwctl_top(const char *path, int argc, char **argv)
 		{ NULL, 0, NULL, 0 } };
 	static const char *topics[] = { "period", "kernel" };
 	struct view	v;
-	struct conn	c = { -1, 0, NULL };
+	struct conn	c = { .fd = -1 };
 	long		iters = -1, i;
 	double		interval = 1;
 	int		o, rc = 0;
@@ -641,7 +679,7 @@ bwctl_trace(const char *path, int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 } };
 	static const char *topics[] = { "period" };
-	struct conn	c = { -1, 0, NULL };
+	struct conn	c = { .fd = -1 };
 	struct bwp_msg	m;
 	bool		csv = false;
 	long		count = -1, n = 0;

@@ -198,7 +198,9 @@ launch_event(void *arg, const struct launchlog_rec *r)
 	bwp_w_kdouble(&w, "q_std", r->q_std);
 	bwp_w_kuint(&w, "bound_ns", r->bound_ns);
 	bwp_w_kuint(&w, "actual_ns", r->actual_ns);
+	bwp_w_kuint(&w, "actual_min_ns", r->actual_min_ns);
 	bwp_w_kint(&w, "slack_ns", r->slack_ns);
+	bwp_w_kstr(&w, "bound_met", r->met);
 	broadcast(e->d, TOPIC_KERNEL, &w);
 	bwp_w_free(&w);
 }

@@ -56,7 +56,7 @@ done
 # phase POLICY SECONDS: trace, demo client, BE events before and after
 phase() {
 	ctl set policy "$1" > /dev/null
-	ctl trace --csv > "$T/trace-$1.csv" 2>/dev/null &
+	"$BWCTL" -s "$SOCK" trace --csv > "$T/trace-$1.csv" 2>/dev/null &
 	TPID=$!
 	e0=$(be_events)
 	t0=$(date +%s.%N)
@@ -77,6 +77,7 @@ phase() {
 	TPID=
 	echo "$e0 $e1 $t0 $t1" > "$T/be-$1"
 	cat "$T/demo-$1.out"
+	[ $st -eq 0 ] || echo "demo_gpu exit status $st"
 	return $st
 }
 
