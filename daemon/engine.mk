@@ -21,7 +21,11 @@ check_PROGRAMS += tests/engine/test_period
 tests_engine_test_period_SOURCES = tests/engine/test_period.c
 tests_engine_test_period_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_engine_test_period_LDADD = daemon/libbwdaemon.la
-TESTS += tests/engine/test_period tests/engine/live.sh
+check_PROGRAMS += tests/engine/test_parts
+tests_engine_test_parts_SOURCES = tests/engine/test_parts.c
+tests_engine_test_parts_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_engine_test_parts_LDADD = daemon/libbwdaemon.la
+TESTS += tests/engine/test_period tests/engine/test_parts tests/engine/live.sh
 dist_check_SCRIPTS += tests/engine/live.sh
 
 # benchmark (make bench): engine CPU per period, wake-up lateness
