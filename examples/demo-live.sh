@@ -124,8 +124,9 @@ awk -v a="$e0" -v b="$e1" -v c="$t0" -v d="$t1" \
 }'
 for p in smooth nominal; do
 	awk -F, -v p=$p 'NR > 1 && $5 > 0 { n++; q += $3; qq += $3 * $3 }
-	END { m = q / n; printf "%-8s mean Q while held %.4f (std %.4f) " \
-	    "over %d periods\n", p, m, sqrt(qq / n - m * m), n }' \
+	END { m = q / n; v = qq / n - m * m; if (v < 0) v = 0
+	    printf "%-8s mean Q while held %.4f (std %.4f) " \
+	    "over %d periods\n", p, m, sqrt(v), n }' \
 	    "$T/trace-$p.csv"
 done
 

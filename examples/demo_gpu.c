@@ -338,16 +338,22 @@ wait_grant(struct demo *d)
 {
 	uint64_t	t0 = now_ns(), give_up = t0 + 1000000000;
 
-	if (bwc_lock(d->h) < 0)
+	if (bwc_lock(d->h) < 0) {
+		fprintf(stderr, "demo_gpu: lock: %s\n", bwc_strerror(d->h));
 		return -1;
+	}
 	while (now_ns() < give_up && !stop) {
-		if (bwsim_state_read(d->sm, &d->st) < 0)
+		if (bwsim_state_read(d->sm, &d->st) < 0) {
+			fprintf(stderr, "demo_gpu: bad sim state page\n");
 			return -1;
+		}
 		if (d->st.locked && d->st.now_ns >= t0)
 			return 0;
 		sleep_until(now_ns() + POLL_NS / 4);
 	}
-	fprintf(stderr, "demo_gpu: the lock was not granted within 1 s\n");
+	if (!stop)
+		fprintf(stderr, "demo_gpu: the lock was not granted within "
+		    "1 s\n");
 	return -1;
 }
 
@@ -400,7 +406,10 @@ one_launch(struct demo *d)
 		bwc_stream_sync(d->h, STREAM);
 		if (!d->o.no_grant)
 			bwc_unlock(d->h);
-		return slot == -ENOSPC ? 0 : -1;
+		if (slot == -ENOSPC)
+			return 0;
+		fprintf(stderr, "demo_gpu: launch: %s\n", bwc_strerror(d->h));
+		return -1;
 	}
 	bitmap = slot_of(d, slot, &L);
 	if (emulate(d, bitmap, L, &finish, &be) < 0) {
