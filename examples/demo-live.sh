@@ -111,7 +111,7 @@ awk -F, 'FNR == 1 { p = FILENAME; sub(/.*launches-/, "", p);
 END {
 	s = be["smooth"] / n["smooth"]; m = be["nominal"] / n["nominal"]
 	printf "BE events while a kernel runs, per launch: smooth %.0f, " \
-	    "nominal %.0f: %.2fx\n", s, m, m > 0 ? s / m : 0
+	    "nominal %.0f: %.2fx\n", s, m, (m > 0 ? s / m : 0)
 }' "$T/launches-smooth.csv" "$T/launches-nominal.csv"
 read e0 e1 t0 t1 < "$T/be-smooth"
 read f0 f1 u0 u1 < "$T/be-nominal"
@@ -120,7 +120,7 @@ awk -v a="$e0" -v b="$e1" -v c="$t0" -v d="$t1" \
 	s = (b - a) / (d - c); n = (f - e) / (h - g)
 	printf "all BE events per second (unregulated between launches " \
 	    "too): smooth %.0f, nominal %.0f: %.2fx\n", s, n,
-	    n > 0 ? s / n : 0
+	    (n > 0 ? s / n : 0)
 }'
 for p in smooth nominal; do
 	awk -F, -v p=$p 'NR > 1 && $5 > 0 { n++; q += $3; qq += $3 * $3 }
