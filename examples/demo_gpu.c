@@ -119,6 +119,22 @@ rnd(struct demo *d)
 	    9007199254740992.0;
 }
 
+/* The daemon's state, waiting out a preempted writer (up to 1 s). */
+static int
+read_state(struct demo *d)
+{
+	uint64_t	give_up = now_ns() + 1000000000;
+	int		rc;
+
+	while ((rc = bwsim_state_read(d->sm, &d->st)) == -1 &&
+	    now_ns() < give_up)
+		sleep_until(now_ns() + POLL_NS / 4);
+	if (rc < 0)
+		fprintf(stderr, "demo_gpu: %s\n", rc == -1 ? "the sim state "
+		    "stays busy" : "not a sim state page");
+	return rc;
+}
+
 /* ---- set-up ------------------------------------------------------- */
 
 static int
@@ -162,12 +178,12 @@ map_state(struct demo *d, const char *sock)
 	}
 	m = mmap(NULL, BWSIM_STATE_SIZE, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
-	if (m == MAP_FAILED || bwsim_state_read(m, &d->st) < 0) {
-		fprintf(stderr, "demo_gpu: %s: not a sim state page\n", path);
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "demo_gpu: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	d->sm = m;
-	return 0;
+	return read_state(d);
 }
 
 static int
@@ -314,7 +330,7 @@ emulate(struct demo *d, uint64_t *bitmap, uint64_t L, double *finish,
 		if (stop || now_ns() > give_up)
 			return -1;
 		sleep_until(now_ns() + POLL_NS);
-		if (bwsim_state_read(d->sm, &d->st) < 0)
+		if (read_state(d) < 0)
 			return -1;
 		if ((double)d->st.now_ns > r.t)
 			advance(d, &r, (double)d->st.now_ns,
@@ -343,10 +359,8 @@ wait_grant(struct demo *d)
 		return -1;
 	}
 	while (now_ns() < give_up && !stop) {
-		if (bwsim_state_read(d->sm, &d->st) < 0) {
-			fprintf(stderr, "demo_gpu: bad sim state page\n");
+		if (read_state(d) < 0)
 			return -1;
-		}
 		if (d->st.locked && d->st.now_ns >= t0)
 			return 0;
 		sleep_until(now_ns() + POLL_NS / 4);

@@ -23,6 +23,7 @@
 #ifndef BWSCHED_BWSIMSTATE_H
 #define BWSCHED_BWSIMSTATE_H
 
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -83,14 +84,20 @@ struct bwsim_history {
 	struct bwsim_sample	s[BWSIM_HISTORY];
 };
 
-/* Copy a consistent state out of the mapping; 0, or -1 (not a state page). */
+/*
+ * Copy a consistent state out of the mapping.  0; -1 when the writer
+ * kept it busy (it may be preempted inside its update: try again
+ * later); -2 when the mapping is not a state page.
+ */
 static inline int
 bwsim_state_read(const struct bwsim_state *m, struct bwsim_state *out)
 {
 	uint64_t	s1, s2;
 	int		tries;
 
-	for (tries = 0; tries < 1000000; tries++) {
+	for (tries = 0; tries < 4096; tries++) {
+		if ((tries & 63) == 63)
+			sched_yield();
 		s1 = __atomic_load_n(&m->seq, __ATOMIC_ACQUIRE);
 		if (s1 & 1)
 			continue;
@@ -99,7 +106,7 @@ bwsim_state_read(const struct bwsim_state *m, struct bwsim_state *out)
 		s2 = __atomic_load_n(&m->seq, __ATOMIC_RELAXED);
 		if (s1 == s2)
 			return out->magic == BWSIM_STATE_MAGIC &&
-			    out->version == BWSIM_STATE_VERSION ? 0 : -1;
+			    out->version == BWSIM_STATE_VERSION ? 0 : -2;
 	}
 	return -1;
 }
