@@ -86,7 +86,7 @@ phase smooth "$SECS" || echo "demo_gpu reported launches over the bound"
 section "phase 2: policy nominal for $((SECS / 3)) s"
 phase nominal "$((SECS / 3))" || echo "demo_gpu reported launches over the bound"
 
-section "summary: Q over time (policy smooth, 1 s bins; Q-bar dashed)"
+section "summary: Q over time (policy smooth, 1 s bins, periods with the lock held)"
 awk -F, 'NR == 1 { next }
 { s = int(($2 - t0) / 1e9); if (NR == 2) { t0 = $2; s = 0 } }
 $5 > 0 { n[s]++; q[s] += $3; qb[s] = $4; if ($3 > mx[s]) mx[s] = $3;
