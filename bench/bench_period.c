@@ -10,7 +10,8 @@
  * period (thread CPU clock, p50/p99/max) and the period thread's
  * wake-up lateness against its deadline (p50/p99/max), late periods and
  * how many budgets reached the backend in time.
- * Usage: bench_period -o FILE [-d SECONDS] [-t TASKS]
+ * Usage: bench_period -o FILE [-d SECONDS] [-t TASKS] [-r PRIORITY]
+ *        [-l LEAD_US]   (-r 0: no SCHED_FIFO; lead default 50 us)
  */
 #include <config.h>
 
@@ -30,7 +31,6 @@
 #define HISTO_BWK	"examples/histo.bwk"
 #endif
 #define T_NS		1000000ull
-#define LEAD_NS		50000ull
 #define NCORES		3
 #define MAX_TASKS	32
 
@@ -85,6 +85,7 @@ static struct kernel		kern;
 static struct kernel		*kernp = &kern;
 static struct period_holder	holders[MAX_TASKS];
 static unsigned int		ntasks = 10;
+static uint64_t			lead_ns = 50000;
 static int			gpu_stop;
 
 static int
@@ -237,9 +238,10 @@ report(const char *out, const struct period_stats *s, double secs,
 	    "engine CPU per period: p50 %.1f us  p99 %.1f us  max %.1f us\n"
 	    "wake-up lateness:      p50 %.1f us  p99 %.1f us  max %.1f us\n",
 	    ntasks, kern.blocks, kern.concurrency, NCORES,
-	    (unsigned long long)T_NS / 1000, (unsigned long long)LEAD_NS /
-	    1000, secs, s->rt ? ", SCHED_FIFO" : ", not real-time: ",
-	    s->rt ? "" : warn, (unsigned long long)s->periods,
+	    (unsigned long long)T_NS / 1000, (unsigned long long)lead_ns /
+	    1000, secs, s->rt ? ", SCHED_FIFO" : ", not real-time",
+	    s->rt || warn[0] == '\0' ? "" : warn,
+	    (unsigned long long)s->periods,
 	    (unsigned long long)s->applied, (unsigned long long)s->late,
 	    s->periods ? 100.0 * (double)s->late / (double)s->periods : 0.0,
 	    (unsigned long long)applies, (unsigned long long)s->launches,
@@ -270,11 +272,16 @@ main(int argc, char **argv)
 	char			err[256], warn[256];
 	double			secs = 5;
 	uint64_t		end;
-	int			c;
+	int			c, prio = 90;
 
-	while ((c = getopt(argc, argv, "o:d:t:")) != -1) {
+	while ((c = getopt(argc, argv, "o:d:t:r:l:")) != -1) {
 		if (c == 'o')
 			out = optarg;
+		else if (c == 'r' && (prio = atoi(optarg)) >= 0 && prio <= 99)
+			continue;
+		else if (c == 'l' && (lead_ns = strtoull(optarg, NULL, 10) *
+		    1000) < T_NS)
+			continue;
 		else if (c == 'd')
 			secs = atof(optarg);
 		else if (c == 't' && (ntasks = (unsigned)atoi(optarg)) >= 1 &&
@@ -282,7 +289,8 @@ main(int argc, char **argv)
 			continue;
 		else {
 			fprintf(stderr, "usage: bench_period -o FILE "
-			    "[-d SECONDS] [-t TASKS]\n");
+			    "[-d SECONDS] [-t TASKS] [-r PRIORITY] "
+			    "[-l LEAD_US]\n");
 			return 2;
 		}
 	}
@@ -295,13 +303,13 @@ main(int argc, char **argv)
 	p.src.snapshot = snap;
 	p.src.release = rel;
 	p.period_ns = T_NS;
-	p.lead_ns = LEAD_NS;
+	p.lead_ns = lead_ns;
 	p.ncores = NCORES;
 	p.bwmax_events = 60000;
 	p.overhead_events = 470;
 	p.smooth_a = 0.3;
 	p.policy = DECIDE_SMOOTH;
-	p.priority = 90;
+	p.priority = prio;
 	p.cpu = -1;
 	if ((pe = period_new(&p, err, sizeof(err))) == NULL ||
 	    pthread_create(&gpu, NULL, gpu_main, NULL) != 0 ||
