@@ -8,6 +8,7 @@ daemon_libbwdaemon_la_SOURCES += daemon/period.c daemon/period.h \
 	daemon/engine.c daemon/engine.h daemon/launchlog.c daemon/launchlog.h
 daemon_libbwdaemon_la_LIBADD += sim/libbwsim.la
 pkginclude_HEADERS += include/bwsched/bwsimstate.h
+dist_doc_DATA += doc/engine.md
 
 # the demo GPU client (examples/demo-live.sh, tests/engine/live.sh)
 noinst_PROGRAMS += examples/demo_gpu
