@@ -193,7 +193,8 @@ main(int argc, char **argv)
 	    B_C, B_INTERVALS, B_N, B_M, B_PERIOD, nom.q,
 	    (unsigned long long)nom.wcet, step, B_DECISIONS,
 	    b_pct(b_dec, B_DECISIONS, 0.5), b_pct(b_dec, B_DECISIONS, 0.99),
-	    b_dec[B_DECISIONS - 1], b_pct(b_reg2, B_REGS, 0.5), B_REGS, b_pct(b_reg, B_REGS, 0.5) / 1e3,
+	    b_dec[B_DECISIONS - 1], b_pct(b_reg2, B_REGS, 0.5), B_REGS,
+	    b_pct(b_reg, B_REGS, 0.5) / 1e3,
 	    b_reg[B_REGS - 1] / 1e3);
 	fputs(res, stdout);
 	if ((out = fopen(argv[2], "w")) == NULL || fputs(res, out) < 0 ||

@@ -21,9 +21,9 @@ struct bwsched {
 	struct ev_loop			*loop;
 	struct config			cfg;
 	const char			*config_path;
-	bool				config_optional;	/* default path */
-	const char			*regulator_name;	/* --regulator */
-	const char			*socket_override;	/* -s / env */
+	bool				config_optional; /* default path */
+	const char			*regulator_name; /* --regulator */
+	const char			*socket_override; /* -s, env */
 	const struct regulator_ops	*reg_ops;
 	struct regulator		*reg;
 	struct tasks			*tasks;
@@ -33,18 +33,19 @@ struct bwsched {
 
 	/* server */
 	int				listen_fd;
-	bool				activated;	/* socket from systemd */
-	bool				own_socket;	/* unlink at exit */
+	bool				activated;	/* by systemd */
+	bool				own_socket;	/* unlink it */
 	char				socket_path[CONFIG_MAX_PATH];
 	ev_io				accept_w;
 	struct peer			*peers;
 	unsigned int			npeers;
 	uint32_t			next_client;
-	uint8_t				*rbuf;		/* BWP_RECV_BUF */
+	uint8_t				*rbuf;	/* recv buffer */
 
 	ev_signal			sig_int, sig_term, sig_hup;
-	ev_timer			tick, watchdog;
-	ev_prepare			reaper;		/* frees dead peers */
+	ev_timer			tick, watchdog, status_w;
+	char				status_text[128]; /* last STATUS= */
+	ev_prepare			reaper;	/* frees dead peers */
 };
 
 uint64_t	bwsched_now(void);		/* CLOCK_MONOTONIC ns */

@@ -20,7 +20,7 @@ struct key {
 	const char	*name;
 	enum kind	kind;
 	size_t		off;
-	double		min, max;	/* numbers; strings: max length */
+	double		min, max;	/* numbers; strings: lengths */
 	bool		min_open;
 	bool		runtime;	/* settable with `set` */
 };
@@ -68,7 +68,8 @@ void
 config_defaults(struct config *c)
 {
 	memset(c, 0, sizeof(*c));
-	snprintf(c->socket, sizeof(c->socket), "%s", "/run/bwsched/bwsched.sock");
+	snprintf(c->socket, sizeof(c->socket), "%s",
+	    "/run/bwsched/bwsched.sock");
 	snprintf(c->group, sizeof(c->group), "bwsched");
 	c->period_ns = 1000000;
 	c->lead_ns = 50000;
@@ -88,7 +89,7 @@ config_defaults(struct config *c)
 	c->max_msgs_per_sec = 5000;
 	c->max_output_bytes = 1u << 20;
 	c->max_tasks = 32;
-	c->max_kernels_per_task = 256;
+	c->max_kernels_per_task = 64;
 	c->log_level = LOG_L_INFO;
 	c->period_thread_priority = 90;
 	c->period_thread_cpu = -1;
@@ -198,7 +199,8 @@ parse_cores(struct config *c, const char *v, char *err, size_t errlen)
 		}
 		for (; a <= b; a++) {
 			if (seen[a / 64] & (1ull << (a % 64))) {
-				snprintf(err, errlen, "CPU %ld listed twice", a);
+				snprintf(err, errlen, "CPU %ld listed twice",
+				    a);
 				return -1;
 			}
 			seen[a / 64] |= 1ull << (a % 64);

@@ -45,7 +45,7 @@ struct config {
 	uint64_t	max_tasks;
 	uint64_t	max_kernels_per_task;
 	int		log_level;	/* enum log_level */
-	int64_t		period_thread_priority;	/* SCHED_FIFO 1..99 */
+	int64_t		period_thread_priority; /* SCHED_FIFO */
 	int64_t		period_thread_cpu;	/* -1 = not pinned */
 };
 

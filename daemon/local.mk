@@ -42,7 +42,8 @@ tests_abuse_abuse_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/tests/
 tests_abuse_abuse_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
 TESTS += tests/abuse/abuse.sh
 dist_check_SCRIPTS += tests/abuse/abuse.sh
-TESTS += tests/daemon/notify.sh tests/daemon/activate.sh tests/daemon/reload.sh
+TESTS += tests/daemon/notify.sh tests/daemon/activate.sh tests/daemon/reload.sh \
+	tests/daemon/pyclient.sh
 dist_check_SCRIPTS += tests/daemon/notify.sh tests/daemon/activate.sh \
-	tests/daemon/reload.sh
-EXTRA_DIST += tests/daemon/notifyd.py
+	tests/daemon/reload.sh tests/daemon/pyclient.sh
+EXTRA_DIST += tests/daemon/notifyd.py tests/daemon/thirdparty.py

@@ -21,7 +21,8 @@
 #include "wire.h"
 
 #define DEFAULT_CONFIG	SYSCONFDIR "/bwsched.conf"
-#define TICK_S		0.001	/* page poll until the period engine exists */
+/* page poll until the period engine exists */
+#define TICK_S		0.001
 
 uint64_t
 bwsched_now(void)
@@ -147,6 +148,7 @@ bwsched_reload(struct bwsched *d, char *err, size_t errlen)
 	}
 	sd_notifyf_state("READY=1\nSTATUS=%s", r < 0 ?
 	    "serving; last reload failed" : "serving");
+	d->status_text[0] = '\0';	/* the counts again at the next check */
 	return r;
 }
 
@@ -211,6 +213,22 @@ watchdog_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	sd_notifyf_state("WATCHDOG=1");
 }
 
+/* STATUS= for systemctl status, sent when it changes (checked each s). */
+static void
+status_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct bwsched	*d = w->data;
+	char		text[sizeof(d->status_text)];
+
+	snprintf(text, sizeof(text), "serving %u client(s), %u task(s), "
+	    "%u holding the lock; regulator %s", d->npeers,
+	    tasks_count(d->tasks), tasks_holders(d->tasks), d->reg_ops->name);
+	if (strcmp(text, d->status_text) == 0)
+		return;
+	memcpy(d->status_text, text, sizeof(text));
+	sd_notifyf_state("STATUS=%s", text);
+}
+
 static void
 start_watchers(struct bwsched *d)
 {
@@ -227,6 +245,9 @@ start_watchers(struct bwsched *d)
 	ev_timer_init(&d->tick, tick_cb, TICK_S, TICK_S);
 	d->tick.data = d;
 	ev_timer_start(d->loop, &d->tick);
+	ev_timer_init(&d->status_w, status_cb, 1, 1);
+	d->status_w.data = d;
+	ev_timer_start(d->loop, &d->status_w);
 	if (wd > 0) {
 		ev_timer_init(&d->watchdog, watchdog_cb, 0, wd / 2e6);
 		d->watchdog.data = d;
@@ -289,6 +310,20 @@ parse_args(struct bwsched *d, int argc, char **argv, bool *fg, bool *check)
 	return 0;
 }
 
+/* Detaching changes to /: keep relative -c and -s paths meaningful. */
+static const char *
+absolute(const char *path)
+{
+	static char	buf[2][4096];
+	static int	n;
+	char		cwd[2048];
+
+	if (path == NULL || path[0] == '/' || getcwd(cwd, sizeof(cwd)) == NULL)
+		return path;
+	snprintf(buf[n & 1], sizeof(buf[0]), "%s/%s", cwd, path);
+	return buf[n++ & 1];
+}
+
 static int
 setup(struct bwsched *d, bool fg)
 {
@@ -296,6 +331,8 @@ setup(struct bwsched *d, bool fg)
 				    server_event_kernel };
 	char			err[CONFIG_ERR_MAX];
 
+	d->config_path = absolute(d->config_path);
+	d->socket_override = absolute(d->socket_override);
 	if (!fg && daemon(0, 0) < 0) {
 		fprintf(stderr, "bwsched: daemon: %s\n", strerror(errno));
 		return -1;

@@ -538,7 +538,7 @@ count_bad(struct peer *p, int status)
 void
 ops_dispatch(struct peer *p, struct bwp_recv *rv)
 {
-	static union req	r;	/* large; the loop is single-threaded */
+	static union req	r;	/* large; one loop thread */
 	struct bwp_writer	w;
 	struct bwp_msg		m;
 	char			err[ERRLEN] = "";

@@ -183,7 +183,8 @@ peer_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 	int		r;
 
 	while ((o = p->qhead) != NULL) {
-		r = bwp_wire_send(p->fd, o->data, o->len, NULL, 0, MSG_DONTWAIT);
+		r = bwp_wire_send(p->fd, o->data, o->len, NULL, 0,
+		    MSG_DONTWAIT);
 		if (r == -EAGAIN)
 			return;
 		if (r < 0) {

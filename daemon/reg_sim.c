@@ -23,7 +23,7 @@ struct regulator {
 	uint64_t		static_events[REG_MAX_CORES];
 	uint64_t		nsets;		/* set_static calls */
 	uint64_t		last_period;	/* of the last apply() */
-	uint64_t		applied;	/* periods with a fresh budget */
+	uint64_t		applied;	/* periods with own budget */
 	uint64_t		dyn_events[REG_MAX_CORES];
 	uint64_t		heartbeats;
 	double			rho;

@@ -63,6 +63,7 @@ sd_journal_record(int priority, const char *msg, const char *const *fields,
     int nfields)
 {
 	struct iovec	iov[16];
+	static const char	ident[] = "SYSLOG_IDENTIFIER=bwsched";
 	char		prio[16], message[1100];
 	int		i, n = 0;
 
@@ -70,8 +71,7 @@ sd_journal_record(int priority, const char *msg, const char *const *fields,
 	snprintf(message, sizeof(message), "MESSAGE=%s", msg);
 	iov[n++] = (struct iovec){ prio, strlen(prio) };
 	iov[n++] = (struct iovec){ message, strlen(message) };
-	iov[n++] = (struct iovec){ (void *)(uintptr_t)"SYSLOG_IDENTIFIER=bwsched",
-	    strlen("SYSLOG_IDENTIFIER=bwsched") };
+	iov[n++] = (struct iovec){ (void *)(uintptr_t)ident, strlen(ident) };
 	for (i = 0; i < nfields && n < 16; i++)
 		iov[n++] = (struct iovec){ (void *)(uintptr_t)fields[i],
 		    strlen(fields[i]) };

@@ -27,8 +27,13 @@ struct tasks {
 	uint64_t		budget[REG_MAX_CORES];
 	bool			budget_valid;
 	pthread_mutex_t		snap_lock;
-	struct tasks_snapshot	*snap;		/* room for max_tasks */
+	struct tasks_snapshot	*snap;	/* room: snap_cap */
 	unsigned int		snap_cap;
+	/* under snap_lock: has a reader taken snapshots, the last gen */
+	bool			reader;
+	uint64_t		reader_gen;
+	/* unregistered tasks whose pages a reader may still use */
+	struct task		*graves;
 };
 
 struct tasks *
@@ -85,6 +90,10 @@ tasks_free(struct tasks *ts)
 	if (ts == NULL)
 		return;
 	for (t = ts->list; t != NULL; t = n) {
+		n = t->next;
+		task_free(t);
+	}
+	for (t = ts->graves; t != NULL; t = n) {
 		n = t->next;
 		task_free(t);
 	}
@@ -148,7 +157,8 @@ compute_budget(const struct tasks *ts, double q, uint64_t *ev)
 			ev[i] = REG_UNLIMITED;
 			continue;
 		}
-		total = (double)c->bwmax_events * q - (double)c->overhead_events;
+		total = (double)c->bwmax_events * q -
+		    (double)c->overhead_events;
 		if (total < 0)
 			total = 0;
 		ev[i] = (uint64_t)(total / c->ncores);
@@ -210,7 +220,47 @@ tasks_snapshot(struct tasks *ts, struct tasks_snapshot *out, unsigned int max)
 	out->nholders = n;
 	out->q_static = ts->snap->q_static;
 	memcpy(out->holder, ts->snap->holder, n * sizeof(out->holder[0]));
+	ts->reader = true;
+	ts->reader_gen = ts->snap->gen;
 	pthread_mutex_unlock(&ts->snap_lock);
+}
+
+/*
+ * Free buried tasks the reader can no longer reach: it has taken a
+ * snapshot at least as new as the first one published without them.
+ */
+static void
+reap(struct tasks *ts)
+{
+	struct task	**pp, *t;
+	uint64_t	seen;
+	bool		reader;
+
+	if (ts->graves == NULL)
+		return;
+	pthread_mutex_lock(&ts->snap_lock);
+	reader = ts->reader;
+	seen = ts->reader_gen;
+	pthread_mutex_unlock(&ts->snap_lock);
+	for (pp = &ts->graves; (t = *pp) != NULL;) {
+		if (!reader || t->dead_gen <= seen) {
+			*pp = t->next;
+			task_free(t);
+		} else {
+			pp = &t->next;
+		}
+	}
+}
+
+unsigned int
+tasks_buried(const struct tasks *ts)
+{
+	const struct task	*t;
+	unsigned int		n = 0;
+
+	for (t = ts->graves; t != NULL; t = t->next)
+		n++;
+	return n;
 }
 
 /* Recompute holders and the static budget; force: publish regardless. */
@@ -256,6 +306,7 @@ void
 tasks_update(struct tasks *ts)
 {
 	update(ts, false);
+	reap(ts);
 }
 
 void
@@ -379,9 +430,14 @@ tasks_unregister(struct tasks *ts, struct task *t)
 	ts->nkernels -= t->nkernels;
 	if (t->locked)
 		ts->hooks.lock(ts->hooks.arg, t, false);
-	/* republish without t before its pages go away */
+	/* republish without t; its pages go when no reader can see them */
 	update(ts, true);
-	task_free(t);
+	pthread_mutex_lock(&ts->snap_lock);
+	t->dead_gen = ts->snap->gen;
+	pthread_mutex_unlock(&ts->snap_lock);
+	t->next = ts->graves;
+	ts->graves = t;
+	reap(ts);
 }
 
 struct task *
@@ -632,7 +688,8 @@ tasks_memcpy(struct tasks *ts, struct task *t, bool begin, char *err,
 		t->memcpy_depth++;
 	} else {
 		if (t->memcpy_depth == 0) {
-			snprintf(err, errlen, "memcpy.end without memcpy.begin");
+			snprintf(err, errlen, "memcpy.end without "
+			    "memcpy.begin");
 			return BWP_E_STATE;
 		}
 		t->memcpy_depth--;

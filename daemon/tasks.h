@@ -6,8 +6,11 @@
  *
  * Runs on the event loop.  What a period thread will need (holders, their
  * Q-bar and their pages) is published as a snapshot under a mutex every
- * time it changes; tasks_snapshot() copies it out.  Pages stay mapped
- * until the snapshot that names them has been replaced.
+ * time it changes; tasks_snapshot() copies it out.  The reader may use the
+ * page pointers of a snapshot until it takes its next one: an
+ * unregistered task is kept (buried) until the reader has taken a
+ * snapshot published without it, then unmapped and freed (RCU-like).
+ * Without a reader, tasks are freed at once.
  */
 #ifndef TASKS_H
 #define TASKS_H
@@ -49,19 +52,20 @@ struct task {
 	char			name[BWP_MAX_NAME + 1];
 	uint64_t		period_ns;
 	unsigned int		priority;
-	unsigned int		pages;		/* 1 task page, 2 progress page */
-	struct bwshm_task_page	*tp;		/* read-only mapping or NULL */
-	void			*pp;		/* progress page or NULL */
+	unsigned int		pages;	/* 1 task, 2 progress page */
+	struct bwshm_task_page	*tp;	/* read-only map or NULL */
+	void			*pp;	/* progress page or NULL */
 	size_t			pp_size;
-	unsigned int		nslots;		/* of the progress page */
+	unsigned int		nslots;	/* progress page slots */
 	uint64_t		streams[BWSHM_MAX_STREAMS]; /* active, socket */
 	unsigned int		nstreams;
 	unsigned int		memcpy_depth;
 	unsigned int		lock_depth;
-	bool			locked;		/* last computed state */
+	bool			locked;		/* last computed */
 	struct kernel		**kernels;
 	unsigned int		nkernels;
 	uint64_t		next_launch;
+	uint64_t		dead_gen;	/* buried: gen without it */
 };
 
 /* What a period thread reads: one entry per lock holder. */
@@ -74,23 +78,26 @@ struct tasks_holder {
 };
 
 struct tasks_snapshot {
-	uint64_t		gen;		/* bumped on every publish */
+	uint64_t		gen;		/* bumped per publish */
 	unsigned int		nholders;
-	double			q_static;	/* smallest holder Q-bar, -1 none */
+	double			q_static; /* min holder Q-bar; -1 */
 	struct tasks_holder	holder[];	/* up to max_tasks */
 };
 
 struct tasks_hooks {
 	void	*arg;
 	void	(*lock)(void *, const struct task *, bool locked);
-	void	(*budget)(void *, const uint64_t *events, unsigned int ncores);
-	void	(*kernel)(void *, const struct task *, const struct kernel *,
-		    uint64_t launch, const char *what, uint64_t ts_ns);
+	void	(*budget)(void *, const uint64_t *events,
+		    unsigned int ncores);
+	void	(*kernel)(void *, const struct task *,
+		    const struct kernel *, uint64_t launch, const char *what,
+		    uint64_t ts_ns);
 };
 
 struct tasks;
 
-struct tasks	*tasks_new(const struct config *, const struct tasks_hooks *);
+struct tasks	*tasks_new(const struct config *,
+		    const struct tasks_hooks *);
 void		 tasks_free(struct tasks *);
 /* The config changed (reload/set): keep the pointer, recompute budgets. */
 void		 tasks_config(struct tasks *, const struct config *);
@@ -99,8 +106,9 @@ void		 tasks_config(struct tasks *, const struct config *);
  * task.register: takes ownership of the descriptors in fds (closes them).
  * Returns a status; err explains failures.
  */
-int	tasks_register(struct tasks *, pid_t, const struct req_task_register *,
-	    const int *fds, int nfds, struct task **, char *err, size_t);
+int	tasks_register(struct tasks *, pid_t,
+	    const struct req_task_register *, const int *fds, int nfds,
+	    struct task **, char *err, size_t);
 void	tasks_unregister(struct tasks *, struct task *);
 
 int	tasks_kernel_register(struct tasks *, struct task *,
@@ -115,7 +123,8 @@ int	tasks_stream_sync(struct tasks *, struct task *,
 	    const struct req_stream_sync *, char *err, size_t);
 int	tasks_memcpy(struct tasks *, struct task *, bool begin, char *err,
 	    size_t);
-int	tasks_lock(struct tasks *, struct task *, bool lock, char *err, size_t);
+int	tasks_lock(struct tasks *, struct task *, bool lock, char *err,
+	    size_t);
 
 /*
  * Re-read every task page, recompute who holds the lock, and on a change
@@ -131,12 +140,18 @@ unsigned int	 tasks_count(const struct tasks *);
 unsigned int	 tasks_kernel_count(const struct tasks *);
 unsigned int	 tasks_holders(const struct tasks *);
 double		 tasks_q_static(const struct tasks *);
-const uint64_t	*tasks_static_budget(const struct tasks *, unsigned int *n);
+const uint64_t	*tasks_static_budget(const struct tasks *,
+		    unsigned int *n);
 bool		 tasks_task_locked(const struct task *);
 unsigned int	 tasks_active_streams(const struct task *);
 
-/* Copy the current snapshot into out (room for max entries). */
+/*
+ * Copy the current snapshot into out (room for max entries); any thread.
+ * Taking one releases the pointers of the previous one.
+ */
 void	tasks_snapshot(struct tasks *, struct tasks_snapshot *out,
 	    unsigned int max);
+/* Unregistered tasks still kept for the reader (tests, status). */
+unsigned int	tasks_buried(const struct tasks *);
 
 #endif /* TASKS_H */

@@ -15,7 +15,7 @@
 #include "progress.h"
 
 #define DECIDE_MAX_CORES	64
-#define DECIDE_UNLIMITED	UINT64_MAX	/* same value as REG_UNLIMITED */
+#define DECIDE_UNLIMITED	UINT64_MAX	/* = REG_UNLIMITED */
 
 enum decide_policy {
 	DECIDE_NOMINAL = 0,
@@ -25,19 +25,19 @@ enum decide_policy {
 };
 
 struct decide_config {
-	double		bwmax_events;	/* all BE cores' events per period, Q = 1 */
+	double		bwmax_events;	/* BE events per period, Q = 1 */
 	double		overhead_events; /* daemon's own traffic per period */
-	unsigned int	ncores;		/* regulated BE cores, 1..DECIDE_MAX_CORES */
+	unsigned int	ncores;		/* regulated BE cores */
 	double		smooth_a;	/* SMOOTH filter weight, (0,1] */
 };
 
 /* Per-kernel details of one decision, for logging and traces. */
 struct decide_kernel_out {
 	double		q;		/* this kernel's Q for the period */
-	double		greedy;		/* GREEDY value (SMOOTH's x_n), else q */
-	double		t_remaining;	/* ns until its bound, from period start */
+	double		greedy;		/* GREEDY value (x_n), else q */
+	double		t_remaining;	/* ns to its bound */
 	uint64_t	remaining;	/* blocks left, all clusters */
-	int		late;		/* t_remaining <= 0: fell back to Q-bar */
+	int		late;		/* past its bound: Q-bar */
 };
 
 /* One running instrumented kernel launch. */
@@ -78,7 +78,7 @@ struct decide_output {
 	double		q;		/* budget ratio (1 when unregulated) */
 	double		q_static;	/* smallest Q-bar of the holders */
 	uint64_t	events[DECIDE_MAX_CORES];	/* per core, for q */
-	uint64_t	static_events[DECIDE_MAX_CORES]; /* per core, q_static */
+	uint64_t	static_events[DECIDE_MAX_CORES]; /* q_static */
 };
 
 /* Parse "nominal", "fair", "greedy", "smooth"; -1 if unknown. */

@@ -35,8 +35,11 @@ EXTRA_DIST += tests/model/data/example.bwk tests/model/data/interleaved.bwk \
 # Fuzz target for the .bwk parser (pattern of fuzz/local.mk).
 FUZZ_PROGS += fuzz/fuzz_profile
 check_PROGRAMS += fuzz/fuzz_profile
-fuzz_fuzz_profile_SOURCES = fuzz/fuzz_profile.c
-fuzz_fuzz_profile_LDADD = model/libbwmodel.la lib/libbwutil.la $(LIBM)
+# the model sources are compiled into the target so that libFuzzer's
+# coverage instrumentation (FUZZ_CFLAGS) reaches the parser itself
+fuzz_fuzz_profile_SOURCES = fuzz/fuzz_profile.c model/profile.c \
+	model/wcet.c model/progress.c model/budget.c
+fuzz_fuzz_profile_LDADD = lib/libbwutil.la $(LIBM)
 if ENABLE_FUZZING
 fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_fuzz_profile_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)

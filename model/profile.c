@@ -23,6 +23,9 @@ struct profile_parse {
 	unsigned int	 interval_line[PROGRESS_MAX_INTERVALS];
 };
 
+static int profile_error(struct profile_parse *, unsigned int, const char *,
+    ...) __attribute__((format(printf, 3, 4)));
+
 static int
 profile_error(struct profile_parse *ps, unsigned int line, const char *fmt,
     ...)
@@ -360,12 +363,23 @@ profile_format(const struct profile *p, char *buf, size_t len)
 	int		 n;
 
 #define PROFILE_PUT(...) do {						\
-	n = snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__);	\
+	n = snprintf(buf + off, off < len ? len - off : 0,		\
+	    __VA_ARGS__);						\
 	if (n < 0)							\
 		return -EINVAL;						\
 	off += (size_t)n;						\
 } while (0)
 
+	/* only what profile_parse accepts, so the output reads back */
+	if (p->name[0] == '\0' || p->nclusters < 1 ||
+	    p->nclusters > WCET_MAX_CLUSTERS || p->nintervals < 1 ||
+	    p->nintervals > PROGRESS_MAX_INTERVALS)
+		return -EINVAL;
+	for (i = 0; i < sizeof(p->name) && p->name[i]; i++)
+		if ((unsigned char)p->name[i] <= ' ' || p->name[i] == '#')
+			return -EINVAL;
+	if (i == sizeof(p->name))
+		return -EINVAL;
 	if (len == 0)
 		buf = NULL;
 	PROFILE_PUT("bwk 1\nkernel %s\nblocks %u\nconcurrency %u\n"

@@ -36,7 +36,10 @@ struct profile {
 int		profile_parse(const char *buf, size_t len, struct profile *,
 		    char *err, size_t errlen);
 
-/* Format into buf; returns the length, or -ENOSPC if len is too small. */
+/*
+ * Format into buf; returns the length, or -ENOSPC if len is too small
+ * (-EINVAL for a name or counts profile_parse would not accept).
+ */
 int		profile_format(const struct profile *, char *buf, size_t len);
 
 /* Fill a wcet_kernel and progress_table from a parsed profile. */

@@ -24,6 +24,13 @@ rta_mul(uint64_t a, uint64_t b)
 	return a * b;
 }
 
+/* ceil(a/b) without the overflow of (a + b - 1)/b */
+static uint64_t
+rta_ceildiv(uint64_t a, uint64_t b)
+{
+	return a / b + (a % b != 0);
+}
+
 uint64_t
 rta_demand(const struct rta_task *t)
 {
@@ -51,8 +58,8 @@ rta_task(const struct rta_taskset *ts, unsigned int i, struct rta_result *res)
 	while (r <= t->deadline) {
 		next = base;
 		for (j = 0; j < i; j++)
-			next = rta_add(next, rta_mul((r + ts->task[j].period -
-			    1) / ts->task[j].period, rta_demand(&ts->task[j])));
+			next = rta_add(next, rta_mul(rta_ceildiv(r,
+			    ts->task[j].period), rta_demand(&ts->task[j])));
 		if (next == r)
 			break;
 		r = next;
@@ -75,6 +82,9 @@ rta_all(const struct rta_taskset *ts, struct rta_result *res)
 }
 
 /* Parser. */
+
+static int rta_error(char *, size_t, unsigned int, const char *, ...)
+    __attribute__((format(printf, 4, 5)));
 
 static int
 rta_error(char *err, size_t errlen, unsigned int line, const char *fmt, ...)

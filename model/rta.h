@@ -21,7 +21,8 @@ struct rta_task {
 	uint64_t	deadline;	/* D, <= P; default P */
 	uint64_t	cpu;		/* C: CPU execution */
 	uint64_t	gpu_mem;	/* G^m: copies to and from the GPU */
-	uint64_t	gpu_exec;	/* G^e: kernel execution (e.g. its G(Q-bar)) */
+	uint64_t	gpu_exec;	/* G^e: kernel execution, e.g.
+					 * its G(Q-bar) */
 	uint64_t	segment;	/* longest single locked GPU segment;
 					 * default G^m + G^e */
 };

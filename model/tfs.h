@@ -14,7 +14,8 @@
 double		tfs_charge(double vruntime, double throttled, double rho);
 
 /* Eq. 2 in whole ns: the charge rounds up, saturating at UINT64_MAX. */
-uint64_t	tfs_charge_ns(uint64_t vruntime, uint64_t throttled, double rho);
+uint64_t	tfs_charge_ns(uint64_t vruntime, uint64_t throttled,
+		    double rho);
 
 /* Eq. 3: vruntime lost over n periods with throttle times delta[]. */
 double		tfs_lost(const double *delta, unsigned int n, double rho);

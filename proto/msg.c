@@ -105,7 +105,8 @@ prescan(const uint8_t *p, size_t len, size_t *used, char *err, size_t errlen)
 			snprintf(err, errlen, "truncated at byte %zu", off);
 			return -1;
 		}
-		if (item_shape(p + off, len - off, &hdr, &payload, &items) < 0) {
+		if (item_shape(p + off, len - off, &hdr, &payload,
+		    &items) < 0) {
 			snprintf(err, errlen, "invalid byte 0x%02x at %zu",
 			    p[off], off);
 			return -1;

@@ -24,8 +24,8 @@
 
 struct bwp_msg {
 	msgpack_unpacked	up;
-	const msgpack_object	*map;	/* the top-level map once parsed */
-	int			status;	/* enum bwp_status of the first error */
+	const msgpack_object	*map;	/* top-level map once parsed */
+	int			status;	/* of the first error */
 	char			err[BWP_ERR_MAX];
 	/* request header, filled by bwp_msg_request() */
 	uint64_t		id;
@@ -83,13 +83,14 @@ int	bwp_get_array(struct bwp_msg *, const msgpack_object *map,
 int	bwp_obj_uint(struct bwp_msg *, const msgpack_object *,
 	    const char *what, uint64_t min, uint64_t max, uint64_t *out);
 int	bwp_obj_double(const msgpack_object *, double *out);
-int	bwp_obj_str(struct bwp_msg *, const msgpack_object *, const char *what,
-	    size_t maxlen, char *out);
+int	bwp_obj_str(struct bwp_msg *, const msgpack_object *,
+	    const char *what, size_t maxlen, char *out);
 
 /* ---- ops and status names ---------------------------------------- */
 
 const char	*bwp_op_name(enum bwp_op);
-enum bwp_op	 bwp_op_lookup(const char *name, size_t len);	/* 0: none */
+/* 0 when no op has that name */
+enum bwp_op	 bwp_op_lookup(const char *name, size_t len);
 const char	*bwp_status_name(int status);
 
 /* ---- writer ------------------------------------------------------- */

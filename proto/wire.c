@@ -80,7 +80,8 @@ bwp_wire_recv(int sock, void *buf, size_t cap, struct bwp_recv *r, int flags)
 {
 	union {
 		/* room for one more than allowed, to notice extras */
-		char		buf[CMSG_SPACE(sizeof(int) * (BWP_MAX_FDS + 1))];
+		char		buf[CMSG_SPACE(sizeof(int) *
+				    (BWP_MAX_FDS + 1))];
 		struct cmsghdr	align;
 	} ctl;
 	struct iovec	iov = { .iov_base = buf, .iov_len = cap };

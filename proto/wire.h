@@ -17,9 +17,9 @@
 #define BWP_RECV_BUF	(BWP_MAX_MSG + 1)
 
 struct bwp_recv {
-	size_t	len;		/* bytes of the datagram (real size if truncated) */
+	size_t	len;		/* datagram bytes (real size) */
 	bool	toobig;		/* over BWP_MAX_MSG: do not decode */
-	bool	fds_lost;	/* more descriptors than BWP_MAX_FDS were sent */
+	bool	fds_lost;	/* more than BWP_MAX_FDS were sent */
 	int	nfds;
 	int	fds[BWP_MAX_FDS];
 };

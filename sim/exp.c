@@ -215,7 +215,8 @@ exp_throttle(const struct exp_throttle_args *a, FILE *csv,
 	/* BWLOCK++ section 6.5: the GPU task runs its kernel back to back,
 	 * at a random phase in the period, holding the lock while it runs */
 	for (n = 0; n < a->launches; n++) {
-		sim_run_until(s, s->now + sim_random(s) * (double)cfg.period_ns);
+		sim_run_until(s, s->now +
+		    sim_random(s) * (double)cfg.period_ns);
 		t0 = s->now;
 		sim_gpu_launch(s, 1, ev);
 		while (sim_run_until(s, s->now + 1e9) != SIM_RUN_KERNEL_DONE)
@@ -267,6 +268,8 @@ exp_budgets_default(struct exp_budgets_args *a)
 	a->jitter = 0.1;
 	a->step_ns = 10000;
 	a->csv_launches = 0;
+	a->mixed = 0;
+	a->rho = 0;
 }
 
 /* Running sums for the Q statistics. */
@@ -397,7 +400,7 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	if (a->profile == NULL || a->launches < 1 || a->ncores < 1 ||
 	    a->ncores > SIM_MAX_CORES || a->lead_ns < 1 ||
 	    !(a->bwmax_events > 0) || !(a->overhead_events >= 0) ||
-	    !(a->smooth_a > 0 && a->smooth_a <= 1))
+	    !(a->smooth_a > 0 && a->smooth_a <= 1) || !(a->rho >= 0))
 		return -EINVAL;
 	memset(o, 0, sizeof(*o));
 	memset(&st, 0, sizeof(st));
@@ -413,6 +416,7 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	cfg.speed = a->speed;
 	cfg.jitter = a->jitter;
 	cfg.step_ns = a->step_ns;
+	cfg.rho = a->rho;
 	rc = -EINVAL;
 	if (a->lead_ns >= cfg.period_ns ||
 	    exp_kernel_init(k, a->profile, a->slowdown, a->bwmax_events,
@@ -420,8 +424,13 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 		goto out;
 	if ((rc = sim_gpu_load(s, &k->wk, &k->pt)) != 0)
 		goto out;
-	for (i = 0; i < cfg.ncores; i++)
-		sim_add_task(s, i, "mem", SIM_MEM);	/* memory hogs */
+	for (i = 0; i < cfg.ncores; i++) {
+		/* mixed: the cores' traffic no longer starts and stops
+		 * together, so u takes values between 0 and 1 */
+		if (a->mixed)
+			sim_add_task(s, i, "cpu", 0.01 * s->core_max * 1000);
+		sim_add_task(s, i, "mem", SIM_MEM);
+	}
 	st.s = s;
 	st.k = k;
 	st.dc.bwmax_events = a->bwmax_events;
@@ -467,7 +476,8 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	o->mean_ns = tsum / (double)a->launches;
 	o->mean_ratio = rsum / (double)a->launches;
 	o->q_mean = qs.sum / (double)qs.n;
-	o->q_std = sqrt(fmax(0, qs.sum2 / (double)qs.n - o->q_mean * o->q_mean));
+	o->q_std = sqrt(fmax(0, qs.sum2 / (double)qs.n -
+	    o->q_mean * o->q_mean));
 	o->qnom = k->nom.q;
 	o->bound_ns = k->nom.wcet;
 	o->wcet0_ns = k->nom.wcet0;

@@ -19,7 +19,7 @@
 struct exp_tfs_args {
 	double		rho;
 	uint64_t	periods;	/* default 1000 */
-	double		budget_frac;	/* of the core's max events; default 1/3 */
+	double		budget_frac;	/* of the core's max; 1/3 */
 	uint64_t	seed;
 };
 struct exp_tfs_result {
@@ -39,7 +39,7 @@ int	exp_tfs(const struct exp_tfs_args *, FILE *csv,
 struct exp_throttle_args {
 	double		rho;
 	uint64_t	launches;	/* default 200 */
-	double		q;		/* static budget; < 0: the kernel's Q-bar */
+	double		q;		/* static budget; < 0: Q-bar */
 	uint64_t	seed;
 	unsigned int	ncores;
 	const struct profile *profile;
@@ -68,11 +68,13 @@ struct exp_budgets_args {
 	double		overhead_events;
 	double		slowdown;	/* nominal target, 0.10 */
 	double		smooth_a;
-	uint64_t	lead_ns;	/* decision before the boundary, 50 us */
+	uint64_t	lead_ns;	/* decision lead, 50 us */
 	enum sim_speed	speed;
 	double		jitter;
 	uint64_t	step_ns;
 	uint64_t	csv_launches;	/* launches written to csv (0: all) */
+	int		mixed;		/* BE cores: 0 hogs, 1 a cpu + a mem task */
+	double		rho;		/* TFS factor on the BE cores */
 };
 struct exp_budgets_result {
 	uint64_t	launches;

@@ -99,7 +99,8 @@ sim_add_task(struct sim *s, unsigned int c, const char *name,
 	t = &core->task[core->ntasks];
 	memset(t, 0, sizeof(*t));
 	strncpy(t->name, name, SIM_MAX_NAME);
-	t->intensity = intensity == SIM_MEM || intensity > max ? max : intensity;
+	t->intensity = intensity == SIM_MEM || intensity > max ? max :
+	    intensity;
 	return (int)core->ntasks++;
 }
 
@@ -255,7 +256,9 @@ sim_gpu_load(struct sim *s, const struct wcet_kernel *wk,
 	g->wk = *wk;
 	g->pt = *pt;
 	g->nwords = (pt->nblocks + 63) / 64;
-	g->slot = calloc(wk->m, sizeof(*g->slot));
+	/* slots beyond N would never get a block */
+	g->nslots = wk->m < pt->nblocks ? wk->m : pt->nblocks;
+	g->slot = calloc(g->nslots, sizeof(*g->slot));
 	g->bitmap = calloc(g->nwords, sizeof(*g->bitmap));
 	if (g->slot == NULL || g->bitmap == NULL) {
 		sim_free(s);
@@ -277,7 +280,8 @@ sim_gpu_start(struct sim *s, struct sim_slot *sl)
 		sl->busy = 0;
 		return;
 	}
-	while (g->iv + 1 < g->pt.nintervals && g->pt.first[g->iv + 1] <= g->next)
+	while (g->iv + 1 < g->pt.nintervals &&
+	    g->pt.first[g->iv + 1] <= g->next)
 		g->iv++;
 	cl = &g->wk.c[g->pt.cluster[g->iv]];
 	/* jitter only ever shortens a block: e0/e1 stay worst cases */
@@ -304,7 +308,7 @@ sim_gpu_launch(struct sim *s, int take_lock, const uint64_t *static_events)
 	g->running = 1;
 	g->launch = s->now;
 	g->launches++;
-	for (i = 0; i < g->wk.m; i++)
+	for (i = 0; i < g->nslots; i++)
 		sim_gpu_start(s, &g->slot[i]);
 	g->holds_lock = take_lock;
 	if (take_lock)
@@ -334,7 +338,7 @@ sim_gpu_advance(struct sim *s, double dt, double u)
 	struct sim_gpu	*g = &s->gpu;
 	struct sim_slot	*sl;
 	double		 el = 0, best;
-	unsigned int	 i, bi, m = g->wk.m;
+	unsigned int	 i, bi, m = g->nslots;
 
 	if (!g->running)
 		return dt;

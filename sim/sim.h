@@ -36,9 +36,9 @@ struct sim_config {
 	uint64_t	tick_ns;	/* scheduler tick */
 	uint64_t	step_ns;	/* largest advance without a cut */
 	unsigned int	ncores;		/* BE cores */
-	double		bwmax_events;	/* all BE cores' events per period at full speed */
+	double		bwmax_events;	/* BE events per period, full speed */
 	double		rho;		/* TFS factor, 0 = CFS */
-	double		jitter;		/* block time e*(1 - jitter*U), U in [0,1) */
+	double		jitter;		/* block time e*(1 - jitter*U) */
 	enum sim_speed	speed;
 	uint64_t	seed;
 };
@@ -88,7 +88,8 @@ struct sim_gpu {
 	int		loaded;
 	struct wcet_kernel wk;
 	struct progress_table pt;
-	struct sim_slot	*slot;		/* M */
+	struct sim_slot	*slot;		/* min(M, N) */
+	unsigned int	nslots;
 	uint64_t	*bitmap;	/* finished blocks, bit b = block b */
 	uint32_t	nwords;
 	int		running;
@@ -103,7 +104,7 @@ struct sim_gpu {
 
 struct sim_stats {
 	uint64_t	periods;	/* boundaries crossed */
-	uint64_t	fallbacks;	/* locked periods without a fresh budget */
+	uint64_t	fallbacks;	/* locked, no fresh budget */
 	uint64_t	discarded;	/* budgets dropped by a lock change */
 };
 
@@ -117,7 +118,7 @@ struct sim {
 	uint64_t	period;		/* current period number */
 	double		next_boundary;
 	double		next_tick;
-	double		core_max;	/* events per ns of one core at full speed */
+	double		core_max;	/* events/ns of a core, full speed */
 	double		u;		/* current traffic / BWmax */
 	struct sim_core	core[SIM_MAX_CORES];
 	int		locked;
@@ -129,7 +130,7 @@ struct sim {
 	uint64_t	rng;
 	uint64_t	picks;
 	struct sim_stats stats;
-	sim_period_fn	on_period;	/* called at each boundary, before reset */
+	sim_period_fn	on_period;	/* at each boundary, before reset */
 	void		*on_period_arg;
 };
 

@@ -256,7 +256,6 @@ an_nominal_main(int argc, char **argv)
 
 	if ((rc = an_args(argc, argv, opts, &path)) != 0)
 		return rc;
-	/* check the options before reading the file */
 	if ((rc = an_load(argv[0], path, &ak)) != 0 ||
 	    (rc = an_nominal(argv[0], opts, &ak, &nom, &slow)) != 0)
 		return rc;

@@ -319,7 +319,8 @@ bwsim_throttle(int argc, char **argv)
 		    (double)r.throttled_ns / 1e6,
 		    (unsigned long long)r.periods, (double)r.locked_ns / 1e6,
 		    r.q);
-		printf("plain CFS on the same run: %.3f ms; reduction %.1f %%\n",
+		printf("plain CFS on the same run: %.3f ms; "
+		    "reduction %.1f %%\n",
 		    (double)base.throttled_ns / 1e6, 100 * red);
 	}
 	ret = 0;
@@ -400,6 +401,19 @@ bwsim_budgets_args(int argc, char **argv, struct exp_budgets_args *a,
 			if (bwsim_u64("--csv-launches", argv[++i], 0,
 			    UINT64_MAX, &a->csv_launches))
 				return 2;
+		} else if (strcmp(argv[i], "--rho") == 0) {
+			if (bwsim_double("--rho", argv[++i], 0, 1000, &a->rho))
+				return 2;
+		} else if (strcmp(argv[i], "--be") == 0) {
+			if (++i < argc && strcmp(argv[i], "hogs") == 0)
+				a->mixed = 0;
+			else if (i < argc && strcmp(argv[i], "mixed") == 0)
+				a->mixed = 1;
+			else {
+				fprintf(stderr, "bwsim budgets: --be "
+				    "hogs|mixed\n");
+				return 2;
+			}
 		} else if (strcmp(argv[i], "--speed") == 0) {
 			if (++i < argc && strcmp(argv[i], "linear") == 0)
 				a->speed = SIM_SPEED_LINEAR;

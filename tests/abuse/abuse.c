@@ -125,7 +125,8 @@ bad_inputs(int fd)
 }
 
 #define TREG(pages) "{\"v\":1,\"id\":1,\"op\":\"task.register\"," \
-	"\"name\":\"t\",\"period_ns\":1000000,\"priority\":5,\"pages\":" pages "}"
+	"\"name\":\"t\",\"period_ns\":1000000,\"priority\":5," \
+	"\"pages\":" pages "}"
 
 static void
 bad_fds(int fd)

@@ -79,7 +79,8 @@ container(msgpack_packer *pk, const char **p, char close, bool map)
 			msgpack_pack_map(pk, n);
 		else
 			msgpack_pack_array(pk, n);
-		msgpack_pack_str_body(pk, sb.data, sb.size);	/* raw append */
+		/* raw append of the packed elements */
+		msgpack_pack_str_body(pk, sb.data, sb.size);
 	}
 	msgpack_sbuffer_destroy(&sb);
 	return r;
@@ -157,7 +158,8 @@ jmp_message(const char *json, size_t *len)
 	void			*buf = NULL;
 
 	bwp_w_init(&w);
-	if (jmp_pack(&w, json) == 0 && (buf = malloc(w.body.size + 1)) != NULL) {
+	if (jmp_pack(&w, json) == 0 &&
+	    (buf = malloc(w.body.size + 1)) != NULL) {
 		memcpy(buf, w.body.data, w.body.size);
 		*len = w.body.size;
 	}

@@ -60,7 +60,8 @@ static const struct {
 	{ "{\"v\":1,\"id\":1,\"op\":\"hello\",\"pid\":10}", 0, BWP_E_BADARG,
 	    "missing \"name\"" },
 	{ "{\"v\":1,\"id\":1,\"op\":\"hello\",\"pid\":10,\"name\":"
-	    "\"0123456789012345678901234567890123456789012345678901234567890123\"}",
+	    "\"01234567890123456789012345678901"
+	    "23456789012345678901234567890123\"}",
 	    0, BWP_E_BADARG, "longer than 63" },
 	/* task.register */
 	{ "{\"v\":1,\"id\":1,\"op\":\"task.register\",\"name\":\"t\","
@@ -242,7 +243,14 @@ raw(void)
 	bwp_msg_init(&m);
 	CHECK(bwp_msg_parse(&m, trailing, 0) == BWP_E_MALFORMED, "empty");
 	bwp_msg_free(&m);
+	/* nesting deeper than the decoder's stack: an error, not a crash */
 	big = calloc(1, BWP_MAX_MSG + 1);
+	memcpy(big, "\x81\xa1" "a", 3);
+	memset(big + 3, 0x91, 10000);
+	bwp_msg_init(&m);
+	CHECK(bwp_msg_parse(&m, big, 10004) == BWP_E_MALFORMED, "deep: %s",
+	    m.err);
+	bwp_msg_free(&m);
 	bwp_msg_init(&m);
 	CHECK(bwp_msg_parse(&m, big, BWP_MAX_MSG + 1) == BWP_E_TOOBIG,
 	    "too big");

@@ -93,7 +93,8 @@ table1(void)
 	char			err[128];
 	int			fd;
 
-	config_defaults(&c);		/* bwmax 60000, overhead 470, 3 cores */
+	/* bwmax 60000, overhead 470, 3 cores */
+	config_defaults(&c);
 	ts = tasks_new(&c, &h);
 	tasks_update(ts);
 	CHECK(budget_calls == 1 && last_budget[0] == REG_UNLIMITED,
@@ -145,6 +146,7 @@ table1(void)
 	    tasks_holders(ts) == 1, "copies nest");
 	tasks_unregister(ts, t3);
 	tasks_unregister(ts, b);
+	CHECK(tasks_buried(ts) == 0, "no reader: freed at once");
 	CHECK(tasks_holders(ts) == 0 && tasks_count(ts) == 1 &&
 	    tasks_kernel_count(ts) == 2 && last_budget[0] == REG_UNLIMITED,
 	    "unregister drops the holder");
@@ -172,6 +174,15 @@ snapshot(void)
 	tasks_snapshot(ts, s, 4);
 	CHECK(s->nholders == 1 && s->holder[0].task == a->id &&
 	    s->holder[0].qbar == 0.4 && s->q_static == 0.4, "snapshot");
+	/* the reader holds a's pointers: a stays buried until it moves on */
+	tasks_unregister(ts, a);
+	CHECK(tasks_buried(ts) == 1, "kept for the reader");
+	tasks_update(ts);
+	CHECK(tasks_buried(ts) == 1, "still kept");
+	tasks_snapshot(ts, s, 4);
+	CHECK(s->nholders == 0, "new snapshot without a");
+	tasks_update(ts);
+	CHECK(tasks_buried(ts) == 0, "freed after the next snapshot");
 	tasks_free(ts);
 	free(s);
 }

@@ -64,7 +64,8 @@ static const struct {
 	  "line 8: interval start 7 not above" },
 	{ HEAD CL "interval 0 0\ninterval 40 0\n",
 	  "line 7: interval start 40 beyond the 40 blocks" },
-	{ HEAD CL "interval 0 0\ninterval 20 1\n", "line 7: unknown cluster 1" },
+	{ HEAD CL "interval 0 0\ninterval 20 1\n",
+	  "line 7: unknown cluster 1" },
 	{ HEAD CL "interval 0 0\ninterval 20 99\n",
 	  "line 7: unknown cluster 99" },
 	{ HEAD CL "cluster 1 e0=1 e1=2\ninterval 0 0\n",
@@ -119,6 +120,14 @@ test_good(void)
 	CHECK(memcmp(&p, &q, sizeof(p)) == 0);
 	CHECK(profile_format(&p, buf, (size_t)len) == -ENOSPC);
 	CHECK(profile_format(&p, buf, (size_t)len + 1) == len);
+	q = p;
+	strcpy(q.name, "two words");
+	CHECK(profile_format(&q, buf, sizeof(buf)) == -EINVAL);
+	q.name[0] = '\0';
+	CHECK(profile_format(&q, buf, sizeof(buf)) == -EINVAL);
+	q = p;
+	q.nclusters = WCET_MAX_CLUSTERS + 1;
+	CHECK(profile_format(&q, buf, sizeof(buf)) == -EINVAL);
 
 	/* period defaults; no trailing newline */
 	CHECK(profile_parse("bwk 1\nkernel k\nblocks 1\nconcurrency 1\n"

@@ -135,7 +135,8 @@ test_random(void)
 			}
 			step = (uint32_t)trange(1, 300);
 			for (i = done; i < done + step && i < n; i++)
-				bitmap[order[i] / 64] |= 1ull << (order[i] % 64);
+				bitmap[order[i] / 64] |=
+				    1ull << (order[i] % 64);
 		}
 		progress_scan(&t, &full, bitmap, nw, n, r);
 		for (j = 0; j < c; j++)

@@ -72,6 +72,12 @@ test_rta(void)
 	    46, &ts, err, sizeof(err)) == 0);
 	CHECK(rta_task(&ts, 1, &res[1]) == 0);
 	CHECK_U64(res[1].response, 12);
+	/* huge periods do not overflow ceil(R/P) */
+	CHECK(rta_parse("task a period=18446744073709551615 cpu=5\n"
+	    "task b period=18446744073709551615 cpu=7\n", 82, &ts, err,
+	    sizeof(err)) == 0);
+	CHECK(rta_task(&ts, 1, &res[1]) == 1);
+	CHECK_U64(res[1].response, 12);
 }
 
 static void
@@ -92,7 +98,8 @@ test_rta_bad(void)
 		{ "task a period=10 cpu=1 foo=2\n", "line 1: unknown key" },
 		{ "task a period=10 cpu\n", "line 1: expected KEY=NS" },
 		{ "task a period=10 cpu=1 deadline=11\n", "line 1: deadline" },
-		{ "task a period=10 gpu_exec=2 segment=3\n", "line 1: segment" },
+		{ "task a period=10 gpu_exec=2 segment=3\n",
+		  "line 1: segment" },
 	};
 	struct rta_taskset	ts;
 	char			err[128];

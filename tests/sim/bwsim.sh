@@ -28,10 +28,22 @@ for p in nominal fair greedy smooth; do
 done
 $bwsim budgets --profile "$histo" --policy smooth --launches 4 --seed 9 \
     --json > "$tmp/again.json" || err "budgets again"
+$bwsim budgets --profile "$histo" --policy greedy --launches 3 --be mixed \
+    --rho 3 --speed harmonic --json > "$tmp/mixed.json" || err "budgets mixed"
+grep -q '"over_bound":0' "$tmp/mixed.json" || err "budgets mixed: over bound"
 cmp -s "$tmp/smooth.json" "$tmp/again.json" || err "budgets not deterministic"
 $bwsim budgets --profile "$histo" --policy fair --launches 2 \
     --csv "$tmp/b.csv" > "$tmp/b.txt" || err "budgets csv"
 head -1 "$tmp/b.csv" | grep -q '^launch,period' || err "budgets csv header"
+# every period's Q within [Q-bar, 1], for each dynamic policy
+for p in fair greedy smooth; do
+	$bwsim budgets --profile "$histo" --policy $p --launches 3 \
+	    --csv "$tmp/q.csv" --json > "$tmp/q.json" || err "budgets $p csv"
+	qn=$(sed 's/.*"q_nominal":\([0-9.e-]*\).*/\1/' "$tmp/q.json")
+	awk -F, -v qn="$qn" 'NR > 1 { n++; if ($4 < qn - 1e-6 || $4 > 1) bad++ }
+	    END { exit !(n > 10 && bad == 0) }' "$tmp/q.csv" ||
+	    err "budgets $p: Q outside [Q-bar, 1] or no periods"
+done
 grep -q 'over bound: 0' "$tmp/b.txt" || err "budgets readable output"
 
 # bad input: clear error, exit 2, no crash
@@ -39,7 +51,9 @@ for args in "tfs" "tfs --rho -1" "tfs --rho x" "tfs --rho 1 --periods 0" \
     "budgets --policy fair --launches 1" \
     "budgets --profile $histo --policy best" \
     "budgets --profile /nonexistent --policy fair" "nosuch" \
-    "throttle --rho 1 --cores 99" "tfs --rho"; do
+    "throttle --rho 1 --cores 99" "tfs --rho" \
+    "budgets --profile $histo --policy fair --be some" \
+    "budgets --profile $histo --policy fair --speed fast"; do
 	$bwsim $args > /dev/null 2> "$tmp/e"
 	rc=$?
 	test $rc -eq 2 || err "'$args' exited $rc"

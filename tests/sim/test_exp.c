@@ -53,7 +53,8 @@ throttled(double rho)
 static void
 test_throttle(void)
 {
-	uint64_t	cfs = throttled(0), t1 = throttled(1), t3 = throttled(3);
+	uint64_t	cfs = throttled(0), t1 = throttled(1);
+	uint64_t	t3 = throttled(3);
 
 	OK(cfs > t1);
 	OK(t1 > t3);

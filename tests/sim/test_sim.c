@@ -263,6 +263,75 @@ test_determinism(void)
 	free(pt);
 }
 
+/*
+ * The step only bounds how long the model runs without a cut: the same
+ * run with another step, or advanced in irregular chunks as a wall-clock
+ * backend would, gives the same kernel time and the same BE events.
+ */
+static double
+chunked(uint64_t step, double chunk, double *events)
+{
+	static const uint32_t	first[] = { 0, 300 };
+	static const uint16_t	cl[] = { 0, 1 };
+	struct wcet_kernel	wk;
+	struct progress_table	*pt = calloc(1, sizeof(*pt));
+	struct sim_config	cfg;
+	struct sim		*s = calloc(1, sizeof(*s));
+	struct sim_snapshot	snap;
+	uint64_t		k[3] = { 3000, 3000, 3000 };
+	double			t, f;
+	unsigned int		i;
+
+	memset(&wk, 0, sizeof(wk));
+	wk.nclusters = 2;
+	wk.m = 6;
+	wk.period = 1e6;
+	wk.c[0].e0 = 17000;
+	wk.c[0].e1 = 36900;
+	wk.c[1].e0 = 33000;
+	wk.c[1].e1 = 88300;
+	OK(wcet_prepare(&wk) == 0);
+	OK(progress_table_init(pt, 600, 2, 2, first, cl) == 0);
+	sim_config_default(&cfg);
+	cfg.step_ns = step;
+	cfg.rho = 1;
+	OK(sim_init(s, &cfg) == 0);
+	for (i = 0; i < 3; i++) {
+		sim_add_task(s, i, "cpu", 0.5);
+		sim_add_task(s, i, "mem", SIM_MEM);
+	}
+	OK(sim_gpu_load(s, &wk, pt) == 0);
+	sim_run_until(s, 0.37e6);
+	OK(sim_gpu_launch(s, 1, k) == 0);
+	for (t = s->now + chunk; sim_run_until(s, t) != SIM_RUN_KERNEL_DONE;
+	    t += chunk)
+		;
+	f = s->gpu.finish - s->gpu.launch;
+	sim_snapshot(s, &snap);
+	OK(snap.ncores == 3 && !snap.locked);
+	OK(snap.next_boundary_ns > snap.now_ns);
+	*events = s->core[0].events + s->core[1].events + s->core[2].events;
+	sim_free(s);
+	free(s);
+	free(pt);
+	return f;
+}
+
+static void
+test_step(void)
+{
+	double	e1, e2, e3, f1, f2, f3;
+
+	f1 = chunked(10000, 1e9, &e1);
+	f2 = chunked(1000, 1e9, &e2);
+	f3 = chunked(10000, 61234.5, &e3);
+	OK(f1 > 0);
+	NEAR(f2, f1, 1e-3);
+	NEAR(f3, f1, 1e-3);
+	NEAR(e2, e1, 1e-3);
+	NEAR(e3, e1, 1e-3);
+}
+
 static void
 test_errors(void)
 {
@@ -291,6 +360,7 @@ main(void)
 	test_gpu();
 	test_bound();
 	test_determinism();
+	test_step();
 	test_errors();
 	return TAP_DONE();
 }

@@ -1,0 +1,83 @@
+#!/bin/sh
+# bwctl against the real daemon: every command, readable and --json
+# output (checked with python3's json), and the documented exit codes.
+: "${top_builddir:=..}"
+: "${PYTHON3:=python3}"
+BWSCHED=$top_builddir/daemon/bwsched
+BWCTL=$top_builddir/client/bwctl
+[ -x "$BWSCHED" ] || { echo "no daemon at $BWSCHED: skipped"; exit 77; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/bwctl-test.XXXXXX")
+SOCK=$T/sock
+DPID=
+trap '[ -n "$DPID" ] && kill "$DPID" 2>/dev/null; rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; tail -n 20 "$T/log"; exit 1; }
+printf 'group =\nlog_level = debug\n' > "$T/conf"
+
+# exit code 3 before the daemon exists, 2 for usage errors
+"$BWCTL" -s "$SOCK" status >/dev/null 2>&1; rc=$?
+[ $rc -eq 3 ] || fail "no daemon: exit $rc, want 3"
+for args in "" "frob" "get" "set rho" "status extra" "subscribe nosuch" \
+	"--bogus status" "kernels 1 2"; do
+	# shellcheck disable=SC2086
+	"$BWCTL" -s "$SOCK" $args >/dev/null 2>&1; rc=$?
+	[ $rc -eq 2 ] || fail "'bwctl $args': exit $rc, want 2"
+done
+"$BWCTL" --help | grep -q subscribe || fail "--help"
+
+"$BWSCHED" -f --regulator=sim -c "$T/conf" -s "$SOCK" 2> "$T/log" &
+DPID=$!
+i=0
+until "$BWCTL" -s "$SOCK" get policy >/dev/null 2>&1; do
+	i=$((i + 1)); [ $i -lt 200 ] || fail "daemon did not start"
+	sleep 0.025
+done
+
+json() {	# bwctl args... | python3 expression on the parsed object d
+	expr=$1; shift
+	"$BWCTL" -s "$SOCK" --json "$@" > "$T/out" || return 1
+	"$PYTHON3" -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" "$T/out"
+}
+
+"$BWCTL" -s "$SOCK" status > "$T/out" || fail "status"
+grep -q '^policy  *nominal' "$T/out" || fail "status table: $(cat "$T/out")"
+grep -q '^regulator  *sim' "$T/out" || fail "status regulator"
+grep -q 'THROTTLES' "$T/out" || fail "status cores table"
+json 'd["status"] == 0 and d["regulator"] == "sim" and d["tasks"] == 0 and len(d["cores"]) >= 1' status || fail "status --json"
+json 'd["tasks"] == []' tasks || fail "tasks --json"
+"$BWCTL" -s "$SOCK" tasks | grep -q '^ *TASK  *PID  *NAME' || fail "tasks header"
+json 'd["kernels"] == []' kernels || fail "kernels --json"
+"$BWCTL" -s "$SOCK" kernels 7 >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] || fail "kernels of an unknown task: exit $rc, want 1"
+[ "$("$BWCTL" -s "$SOCK" get policy)" = nominal ] || fail "get policy"
+json 'd["key"] == "period_ns" and d["value"] == 1000000' get period_ns || fail "get --json"
+BWSCHED_SOCKET=$SOCK "$BWCTL" get lead_ns >/dev/null || fail "BWSCHED_SOCKET"
+
+"$BWCTL" -s "$SOCK" get no_such_key >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] || fail "get unknown: exit $rc, want 1"
+json 'd["status"] == 8 and "error" in d' get no_such_key && fail "get unknown --json exit 0"
+"$PYTHON3" -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d['status'] != 8)" "$T/out" || fail "error reply --json"
+"$BWCTL" -s "$SOCK" set period_ns 5 >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] || fail "set run-time key: exit $rc, want 1"
+
+if [ "$(id -u)" = 0 ]; then
+	[ "$("$BWCTL" -s "$SOCK" set policy greedy)" = "policy = greedy" ] || fail "set policy"
+	[ "$("$BWCTL" -s "$SOCK" get policy)" = greedy ] || fail "policy not set"
+	json 'd["value"] == 0.5' set failsafe_q 0.5 || fail "set float --json"
+	json 'd["value"] == 0.5' get failsafe_q || fail "get float"
+	"$BWCTL" -s "$SOCK" set rho 1000 >/dev/null 2>&1; rc=$?
+	[ $rc -eq 1 ] || fail "set rho out of range: exit $rc"
+else
+	"$BWCTL" -s "$SOCK" set policy greedy >/dev/null 2>&1; rc=$?
+	[ $rc -eq 1 ] || fail "non-admin set: exit $rc, want 1"
+fi
+
+# subscribe: the reply, then events until the daemon stops (exit 3)
+"$BWCTL" -s "$SOCK" --json subscribe lock > "$T/sub" 2>&1 &
+SPID=$!
+sleep 0.3
+kill "$DPID"; wait "$DPID"; rc=$?; DPID=
+[ $rc -eq 0 ] || fail "daemon exit $rc"
+wait "$SPID"; rc=$?
+[ $rc -eq 3 ] || fail "subscribe after daemon exit: $rc, want 3"
+head -n 1 "$T/sub" | "$PYTHON3" -c 'import json,sys; d=json.load(sys.stdin); sys.exit(d["topics"] != ["lock"])' || fail "subscribe reply: $(cat "$T/sub")"
+exit 0
