@@ -90,7 +90,7 @@ struct tasks_holder {
 struct tasks_snapshot {
 	uint64_t		gen;		/* bumped per publish */
 	unsigned int		nholders;
-	unsigned int		total;		/* holders, even if not copied */
+	unsigned int		total;		/* all holders, copied or not */
 	double			q_static; /* min holder Q-bar; -1 */
 	struct tasks_holder	holder[];	/* up to max_tasks */
 };
