@@ -20,6 +20,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "bwctl_top.h"
 #include "bwproto.h"
 #include "cvalue.h"
 #include "jsonw.h"
@@ -53,6 +54,9 @@ usage(FILE *f)
 	    "  get KEY                a configuration value\n"
 	    "  set KEY VALUE          change a setting at run time (admin)\n"
 	    "  subscribe [TOPIC...]   print events (lock kernel period log)\n"
+	    "  top [--once] [--iterations N] [--interval S]\n"
+	    "                         live view: holders, kernels, Q, cores\n"
+	    "  trace [--csv] [--count N]  period records as they happen\n"
 	    "options:\n"
 	    "  -s, --socket PATH      control socket (default $%s or %s)\n"
 	    "  -j, --json             JSON output for scripts\n"
@@ -595,7 +599,8 @@ main(int argc, char **argv)
 	argv += optind;
 	if (strcmp(cmd, "status") != 0 && strcmp(cmd, "tasks") != 0 &&
 	    strcmp(cmd, "kernels") != 0 && strcmp(cmd, "get") != 0 &&
-	    strcmp(cmd, "set") != 0 && strcmp(cmd, "subscribe") != 0) {
+	    strcmp(cmd, "set") != 0 && strcmp(cmd, "subscribe") != 0 &&
+	    strcmp(cmd, "top") != 0 && strcmp(cmd, "trace") != 0) {
 		fprintf(stderr, "bwctl: unknown command '%s'\n", cmd);
 		usage(stderr);
 		return EX_USAGE;
@@ -605,6 +610,11 @@ main(int argc, char **argv)
 		path = getenv(BWP_SOCKET_ENV);
 	if (path == NULL || *path == '\0')
 		path = BWP_SOCKET_DEFAULT;
+	/* these keep their own connection; argv[-1] is the command */
+	if (strcmp(cmd, "top") == 0)
+		return bwctl_top(path, argc, argv);
+	if (strcmp(cmd, "trace") == 0)
+		return bwctl_trace(path, argc, argv);
 	c.buf = malloc(BWP_RECV_BUF);
 	if (c.buf == NULL)
 		die(EX_CONNECT, "out of memory");

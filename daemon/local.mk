@@ -12,6 +12,8 @@ daemon_libbwdaemon_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)
 daemon_libbwdaemon_la_LIBADD = proto/libbwproto.la model/libbwmodel.la \
 	lib/libbwutil.la $(MSGPACK_LIBS) $(SYSTEMD_LIBS) $(LIBEV_LIBS) $(LIBM)
 
+# the engine (period thread, sim backend, launch log): its own fragment
+
 sbin_PROGRAMS += daemon/bwsched
 daemon_bwsched_SOURCES = daemon/main.c
 daemon_bwsched_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)

@@ -14,16 +14,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <bwsched/bwsimstate.h>
+
 #include "bwsched.h"
 #include "ceiling.h"
+#include "engine.h"
 #include "log.h"
+#include "reg_sim.h"
 #include "sd.h"
 #include "server.h"
 #include "wire.h"
 
 #define DEFAULT_CONFIG	SYSCONFDIR "/bwsched.conf"
-/* page poll until the period engine exists */
-#define TICK_S		0.001
+/* Page poll: a lock taken through the task page gets the static budget
+ * within this; the period engine also polls after every period. */
+#define TICK_S		0.0002
 
 uint64_t
 bwsched_now(void)
@@ -129,6 +134,7 @@ bwsched_config_changed(struct bwsched *d)
 		d->reg_ops->set_rho(d->reg, d->cfg.rho);
 	if (d->tasks != NULL)
 		tasks_config(d->tasks, &d->cfg);
+	engine_config_changed(engine_current(), &d->cfg);
 }
 
 static int
@@ -223,6 +229,9 @@ regulator_budget(void *arg, const uint64_t *events, unsigned int n)
 		    d->reg_ops->name);
 }
 
+/* The sim backend's state page: SOCKET.sim. */
+static char	sim_state[CONFIG_MAX_PATH + sizeof(BWSIM_STATE_SUFFIX)];
+
 static int
 open_regulator(struct bwsched *d, char *err, size_t errlen)
 {
@@ -242,6 +251,13 @@ open_regulator(struct bwsched *d, char *err, size_t errlen)
 	rc.event_type = (uint32_t)c->event_type;
 	rc.event_config = c->event_config;
 	d->reg_ops = regulator_find(c->regulator);
+	if (d->reg_ops == &reg_sim_ops) {
+		/* the sim publishes its state next to the socket */
+		snprintf(sim_state, sizeof(sim_state), "%s%s",
+		    d->socket_override ? d->socket_override : c->socket,
+		    BWSIM_STATE_SUFFIX);
+		rc.device = sim_state;
+	}
 	return d->reg_ops->open(&d->reg, &rc, err, errlen);
 }
 
@@ -264,9 +280,8 @@ tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct bwsched	*d = w->data;
 
+	/* the period engine bumps the heartbeat every period */
 	tasks_update(d->tasks);
-	/* until the period engine beats once per period */
-	d->reg_ops->heartbeat(d->reg);
 }
 
 static void
@@ -409,16 +424,21 @@ setup(struct bwsched *d, bool fg)
 		log_msg(LOG_L_ERR, "cannot set up the event loop");
 		return -1;
 	}
-	if (open_regulator(d, err, sizeof(err)) < 0) {
-		log_msg(LOG_L_ERR, "regulator %s: %s", d->cfg.regulator, err);
-		return -1;
-	}
+	/* the socket first: its directory also holds the sim's state */
 	if ((d->tasks = tasks_new(&d->cfg, &h)) == NULL ||
 	    server_open(d, err, sizeof(err)) < 0) {
 		log_msg(LOG_L_ERR, "%s", d->tasks ? err : "out of memory");
 		return -1;
 	}
+	if (open_regulator(d, err, sizeof(err)) < 0) {
+		log_msg(LOG_L_ERR, "regulator %s: %s", d->cfg.regulator, err);
+		return -1;
+	}
 	tasks_update(d->tasks);	/* hands the unregulated budget over */
+	if (engine_start(d, fg, err, sizeof(err)) == NULL) {
+		log_msg(LOG_L_ERR, "%s", err);
+		return -1;
+	}
 	log_set_hook(server_event_log, d);
 	start_watchers(d);
 	return 0;
@@ -459,6 +479,8 @@ main(int argc, char **argv)
 		rc = 0;
 	}
 	log_set_hook(NULL, NULL);
+	/* the period thread reads pages and calls the regulator: first */
+	engine_stop(engine_current());
 	if (d.loop != NULL)
 		server_close(&d);
 	ceiling_restore_all();

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "log.h"
 #include "ops.h"
 #include "reg_sim.h"
@@ -201,13 +202,14 @@ static void
 status_cores(struct bwsched *d, const struct reg_stats *s,
     struct bwp_writer *w)
 {
-	uint64_t	rec[REG_MAX_CORES], nsets;
+	uint64_t	rec[REG_MAX_CORES];
 	const uint64_t	*budget;
 	unsigned int	i, n;
 
+	/* the budget the cores run on now; the static one otherwise */
 	budget = tasks_static_budget(d->tasks, &n);
 	if (d->reg_ops == &reg_sim_ops &&
-	    reg_sim_recorded(d->reg, rec, d->cfg.ncores, &nsets) >= 0) {
+	    reg_sim_budgets(d->reg, rec, d->cfg.ncores) >= 0) {
 		budget = rec;
 		n = d->cfg.ncores;
 	}
@@ -249,9 +251,14 @@ h_status(struct peer *p, union req *r, struct bwp_recv *rv,
 	bwp_w_kuint(w, "tasks", tasks_count(d->tasks));
 	bwp_w_kuint(w, "kernels", tasks_kernel_count(d->tasks));
 	bwp_w_kuint(w, "holders", tasks_holders(d->tasks));
-	bwp_w_kdouble(w, "q", tasks_q_static(d->tasks));
 	bwp_w_kuint(w, "periods", s.period);
-	bwp_w_kuint(w, "late", 0);	/* no period engine yet */
+	if (engine_current() != NULL) {
+		/* q (in effect), late, lateness, engine cost */
+		engine_status(engine_current(), w);
+	} else {
+		bwp_w_kdouble(w, "q", tasks_q_static(d->tasks));
+		bwp_w_kuint(w, "late", 0);
+	}
 	bwp_w_kuint(w, "fallbacks", s.ncores > 0 ? s.core[0].fallbacks : 0);
 	status_cores(d, &s, w);
 	return BWP_OK;

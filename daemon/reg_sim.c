@@ -1,32 +1,59 @@
 /*
- * reg_sim.c - PLACEHOLDER "sim" regulator backend.
+ * reg_sim.c - the "sim" regulator backend: the simulated platform of
+ * DESIGN.md section 5 (sim/sim.h) run in wall-clock time.
  *
- * It records the budgets the daemon hands it and keeps a period clock
- * (CLOCK_MONOTONIC aligned to period_ns) so the rest of the daemon can be
- * built and tested against the regulator interface.  It does not model BE
- * cores, throttling or TFS: its statistics are only what it recorded
- * (periods that had no budget of their own count as fallbacks).  The
- * simulated platform of DESIGN.md section 5 replaces this file.
+ * The model's time 0 is a CLOCK_MONOTONIC instant aligned to the period
+ * (like the module's hrtimers), so its period numbers are the ones the
+ * engine sees.  Every backend call first advances the model to now, and
+ * a small thread advances it every SIM_TICK_NS on its own so the
+ * published state never lags by more than that.  The BE cores run the
+ * tasks named in $BWSCHED_SIM_TASKS (comma-separated per core: "mem" a
+ * memory hog at the core's maximum, "cpu" a compute task, or a number of
+ * events per microsecond; default "mem,cpu").  Budgets are enforced on
+ * the simulated cores exactly as the module would: apply() for exactly
+ * one period, the static budget otherwise (a counted fallback), the
+ * fail-safe budget when heartbeats stop.
+ *
+ * The state is published in a read-only file (bwsimstate.h) at
+ * cfg->device when that is set (the daemon passes SOCKET.sim).
+ * All entry points take the mutex: the period thread, the event loop and
+ * the tick thread all call in.
  */
+#define _GNU_SOURCE
 #include <config.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <bwsched/bwsimstate.h>
 
 #include "reg_sim.h"
+#include "sim.h"
+
+#define SIM_TICK_NS	200000ull	/* own advance and publish interval */
+#define SIM_TASKS_ENV	"BWSCHED_SIM_TASKS"
 
 struct regulator {
+	pthread_mutex_t		mu;
 	struct reg_config	cfg;
-	uint64_t		epoch;		/* period 0 starts here */
+	struct sim		sim;
+	uint64_t		epoch;		/* model time 0 */
 	uint64_t		static_events[REG_MAX_CORES];
 	uint64_t		nsets;		/* set_static calls */
-	uint64_t		last_period;	/* of the last apply() */
-	uint64_t		applied;	/* periods with own budget */
-	uint64_t		dyn_events[REG_MAX_CORES];
-	uint64_t		heartbeats;
-	double			rho;
+	uint64_t		last_beat;	/* ns of the last heartbeat */
+	bool			failsafe;	/* heartbeats stopped */
+	struct bwsim_state	*st;		/* published page or NULL */
+	char			path[256];
+	pthread_t		thr;
+	bool			thr_on;
+	int			stop;		/* atomic */
 };
 
 static uint64_t
@@ -38,29 +65,267 @@ now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* ---- state page ---------------------------------------------------- */
+
+static void
+publish_cores(struct regulator *r, struct bwsim_state *p)
+{
+	const struct sim_core	*c;
+	unsigned int		i;
+
+	for (i = 0; i < r->sim.cfg.ncores; i++) {
+		c = &r->sim.core[i];
+		p->core[i].budget = c->budget;
+		p->core[i].used = (uint64_t)c->used;
+		p->core[i].events = (uint64_t)c->events;
+		p->core[i].throttles = c->throttles;
+		p->core[i].throttled_ns = (uint64_t)c->throttled_ns;
+		p->core[i].throttled = (uint32_t)c->throttled;
+	}
+}
+
+/* Seqlock writer (bwsimstate.h); the model is under r->mu. */
+static void
+publish(struct regulator *r)
+{
+	struct bwsim_state	*p = r->st;
+	const struct sim	*s = &r->sim;
+	double			ev = 0;
+	unsigned int		i;
+
+	if (p == NULL)
+		return;
+	for (i = 0; i < s->cfg.ncores; i++)
+		ev += s->core[i].events;
+	__atomic_store_n(&p->seq, p->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	p->now_ns = r->epoch + (uint64_t)s->now;
+	p->period = s->period;
+	p->next_boundary_ns = r->epoch + (uint64_t)s->next_boundary;
+	p->u = s->u;
+	p->be_events = ev;
+	/* the cores' top rate is bwmax per period: u = rate / that */
+	p->traffic_ns = ev * (double)s->cfg.period_ns / s->cfg.bwmax_events;
+	p->fallbacks = s->stats.fallbacks;
+	p->locked = (uint32_t)s->locked;
+	p->rho = s->cfg.rho;
+	publish_cores(r, p);
+	__atomic_store_n(&p->seq, p->seq + 1, __ATOMIC_RELEASE);
+}
+
+static int
+open_state(struct regulator *r, const char *path, char *err, size_t errlen)
+{
+	int	fd;
+	void	*m;
+
+	if (snprintf(r->path, sizeof(r->path), "%s", path) >=
+	    (int)sizeof(r->path)) {
+		snprintf(err, errlen, "sim: state path too long");
+		return -ENAMETOOLONG;
+	}
+	unlink(path);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 || ftruncate(fd, BWSIM_STATE_SIZE) < 0) {
+		snprintf(err, errlen, "sim: %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	m = mmap(NULL, BWSIM_STATE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "sim: mmap %s: %s", path,
+		    strerror(errno));
+		unlink(path);
+		return -ENOMEM;
+	}
+	r->st = m;
+	r->st->version = BWSIM_STATE_VERSION;
+	r->st->period_ns = r->cfg.period_ns;
+	r->st->bwmax_events = r->sim.cfg.bwmax_events;
+	r->st->ncores = r->cfg.ncores;
+	__atomic_store_n(&r->st->magic, BWSIM_STATE_MAGIC, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* ---- the model ----------------------------------------------------- */
+
+/* Append the traffic integral at the model's time (bwsimstate.h). */
+static void
+sample(struct regulator *r)
+{
+	struct bwsim_history	*h;
+	struct bwsim_sample	*e;
+	double			ev = 0;
+	unsigned int		i;
+
+	if (r->st == NULL)
+		return;
+	h = (struct bwsim_history *)(void *)((char *)r->st +
+	    BWSIM_HISTORY_OFFSET);
+	for (i = 0; i < r->sim.cfg.ncores; i++)
+		ev += r->sim.core[i].events;
+	e = &h->s[h->count % BWSIM_HISTORY];
+	e->t_ns = (double)r->epoch + r->sim.now;
+	e->traffic_ns = ev * (double)r->sim.cfg.period_ns /
+	    r->sim.cfg.bwmax_events;
+	__atomic_store_n(&h->count, h->count + 1, __ATOMIC_RELEASE);
+}
+
+/* Advance the model to the wall clock in short steps, sampling the
+ * traffic integral after each; caller holds r->mu. */
+static void
+advance(struct regulator *r)
+{
+	uint64_t	t = now_ns();
+	double		to, step;
+
+	to = t > r->epoch ? (double)(t - r->epoch) : 0;
+	/* after a long stall, do not fill the history with one gap */
+	if (to - r->sim.now > (double)BWSIM_HISTORY_STEP_NS * 400)
+		sim_run_until(&r->sim, to - BWSIM_HISTORY_STEP_NS * 400.0);
+	while (r->sim.now < to) {
+		step = r->sim.now + BWSIM_HISTORY_STEP_NS;
+		sim_run_until(&r->sim, step < to ? step : to);
+		sample(r);
+	}
+	/* the module's watchdog: no heartbeat for too long while the lock
+	 * is held means the daemon is gone; fall back to the fail-safe */
+	if (!r->failsafe && r->sim.locked && r->cfg.heartbeat_timeout_ns &&
+	    t - r->last_beat > r->cfg.heartbeat_timeout_ns) {
+		uint64_t	fs[SIM_MAX_CORES];
+		unsigned int	i;
+
+		for (i = 0; i < r->cfg.ncores; i++)
+			fs[i] = r->cfg.failsafe_events;
+		sim_lock(&r->sim, fs);
+		r->failsafe = true;
+	}
+	publish(r);
+}
+
+/* One core's task list from $BWSCHED_SIM_TASKS. */
+static int
+add_tasks(struct regulator *r, unsigned int core, char *err, size_t errlen)
+{
+	const char	*spec = getenv(SIM_TASKS_ENV);
+	char		buf[256], *tok, *save = NULL, *end;
+	double		in;
+	int		n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", spec && *spec ? spec : "mem,cpu");
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save), n++) {
+		if (strcmp(tok, "mem") == 0)
+			in = SIM_MEM;
+		else if (strcmp(tok, "cpu") == 0)
+			in = 0;
+		else if ((in = strtod(tok, &end)) < 0 || *end != '\0' ||
+		    end == tok) {
+			snprintf(err, errlen, "sim: %s: bad task \"%s\" "
+			    "(mem, cpu or events per us)", SIM_TASKS_ENV, tok);
+			return -EINVAL;
+		}
+		if (sim_add_task(&r->sim, core, tok, in) < 0) {
+			snprintf(err, errlen, "sim: %s: too many tasks",
+			    SIM_TASKS_ENV);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int
+model_init(struct regulator *r, char *err, size_t errlen)
+{
+	struct sim_config	sc;
+	unsigned int		i;
+	int			e;
+
+	sim_config_default(&sc);
+	sc.period_ns = r->cfg.period_ns;
+	sc.ncores = r->cfg.ncores;
+	if (r->cfg.bwmax_events > 0)	/* else the model's default */
+		sc.bwmax_events = (double)r->cfg.bwmax_events;
+	sc.rho = r->cfg.rho;
+	sc.jitter = 0;		/* no GPU in here: the demo client has it */
+	if (sim_init(&r->sim, &sc) < 0) {
+		snprintf(err, errlen, "sim: the model rejects the config");
+		return -EINVAL;
+	}
+	for (i = 0; i < sc.ncores; i++)
+		if ((e = add_tasks(r, i, err, errlen)) < 0)
+			return e;
+	return 0;
+}
+
+static void *
+tick_main(void *arg)
+{
+	struct regulator	*r = arg;
+	struct timespec		ts;
+	uint64_t		t = now_ns();
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		t += SIM_TICK_NS;
+		ts.tv_sec = (time_t)(t / 1000000000u);
+		ts.tv_nsec = (long)(t % 1000000000u);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		pthread_mutex_lock(&r->mu);
+		advance(r);
+		pthread_mutex_unlock(&r->mu);
+		if (now_ns() > t + 100 * SIM_TICK_NS)
+			t = now_ns();	/* suspended: do not replay ticks */
+	}
+	return NULL;
+}
+
+/* ---- regulator_ops ------------------------------------------------- */
+
+static void sim_close(struct regulator *);
+
 static int
 sim_open(struct regulator **out, const struct reg_config *cfg, char *err,
     size_t errlen)
 {
 	struct regulator	*r;
 	unsigned int		i;
+	int			e;
 
 	if (cfg->period_ns == 0 || cfg->ncores == 0 ||
-	    cfg->ncores > REG_MAX_CORES) {
-		snprintf(err, errlen, "sim: bad period or core count");
+	    cfg->ncores > SIM_MAX_CORES) {
+		snprintf(err, errlen, "sim: a period and 1..%d cores needed",
+		    SIM_MAX_CORES);
 		return -EINVAL;
 	}
 	if ((r = calloc(1, sizeof(*r))) == NULL) {
 		snprintf(err, errlen, "sim: out of memory");
 		return -ENOMEM;
 	}
+	pthread_mutex_init(&r->mu, NULL);
 	r->cfg = *cfg;
 	r->cfg.device = NULL;
-	r->rho = cfg->rho;
-	/* align to a multiple of the period, like the module's hrtimers */
-	r->epoch = now_ns() / cfg->period_ns * cfg->period_ns;
 	for (i = 0; i < REG_MAX_CORES; i++)
 		r->static_events[i] = REG_UNLIMITED;
+	if ((e = model_init(r, err, errlen)) < 0 ||
+	    (cfg->device != NULL && strncmp(cfg->device, "/dev/", 5) != 0 &&
+	    (e = open_state(r, cfg->device, err, errlen)) < 0)) {
+		sim_close(r);
+		return e;
+	}
+	r->epoch = now_ns() / cfg->period_ns * cfg->period_ns;
+	r->last_beat = now_ns();
+	pthread_mutex_lock(&r->mu);
+	advance(r);
+	pthread_mutex_unlock(&r->mu);
+	if ((e = pthread_create(&r->thr, NULL, tick_main, r)) != 0) {
+		snprintf(err, errlen, "sim: thread: %s", strerror(e));
+		sim_close(r);
+		return -e;
+	}
+	r->thr_on = true;
 	*out = r;
 	return 0;
 }
@@ -68,24 +333,39 @@ sim_open(struct regulator **out, const struct reg_config *cfg, char *err,
 static int
 sim_clock(struct regulator *r, uint64_t *period, uint64_t *next)
 {
-	uint64_t	p = (now_ns() - r->epoch) / r->cfg.period_ns;
-
-	*period = p;
-	*next = r->epoch + (p + 1) * r->cfg.period_ns;
+	pthread_mutex_lock(&r->mu);
+	advance(r);
+	*period = r->sim.period;
+	*next = r->epoch + (uint64_t)r->sim.next_boundary;
+	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
 
 static int
-sim_apply(struct regulator *r, uint64_t period, const uint64_t *events,
+sim_apply_ops(struct regulator *r, uint64_t period, const uint64_t *events,
     unsigned int n)
 {
+	int	e;
+
 	if (n != r->cfg.ncores)
 		return -EINVAL;
-	memcpy(r->dyn_events, events, n * sizeof(*events));
-	if (r->applied == 0 || period != r->last_period)
-		r->applied++;
-	r->last_period = period;
-	return 0;
+	pthread_mutex_lock(&r->mu);
+	advance(r);
+	/* refused when that period has already begun (sim_apply) */
+	e = sim_apply(&r->sim, period, events);
+	pthread_mutex_unlock(&r->mu);
+	return e;
+}
+
+static bool
+all_unlimited(const uint64_t *ev, unsigned int n)
+{
+	unsigned int	i;
+
+	for (i = 0; i < n; i++)
+		if (ev[i] != REG_UNLIMITED)
+			return false;
+	return true;
 }
 
 static int
@@ -93,8 +373,18 @@ sim_set_static(struct regulator *r, const uint64_t *events, unsigned int n)
 {
 	if (n != r->cfg.ncores)
 		return -EINVAL;
+	pthread_mutex_lock(&r->mu);
+	advance(r);
 	memcpy(r->static_events, events, n * sizeof(*events));
 	r->nsets++;
+	/* lock state changes act at once, within the current period */
+	if (all_unlimited(events, n))
+		sim_unlock(&r->sim);
+	else
+		sim_lock(&r->sim, events);
+	r->failsafe = false;
+	publish(r);
+	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
 
@@ -103,35 +393,64 @@ sim_set_rho(struct regulator *r, double rho)
 {
 	if (!(rho >= 0))
 		return -EINVAL;
-	r->rho = rho;
+	pthread_mutex_lock(&r->mu);
+	r->sim.cfg.rho = rho;
+	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
 
 static int
 sim_heartbeat(struct regulator *r)
 {
-	r->heartbeats++;
+	pthread_mutex_lock(&r->mu);
+	r->last_beat = now_ns();
+	if (r->failsafe) {
+		/* back from the fail-safe: the static budget again */
+		r->failsafe = false;
+		if (r->sim.locked)
+			sim_lock(&r->sim, r->static_events);
+	}
+	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
 
 static int
 sim_stats(struct regulator *r, struct reg_stats *s)
 {
-	uint64_t	next, fallbacks;
-	unsigned int	i;
+	const struct sim_core	*c;
+	unsigned int		i;
 
 	memset(s, 0, sizeof(*s));
-	sim_clock(r, &s->period, &next);
-	fallbacks = s->period + 1 > r->applied ? s->period + 1 - r->applied : 0;
+	pthread_mutex_lock(&r->mu);
+	advance(r);
+	s->period = r->sim.period;
 	s->ncores = r->cfg.ncores;
-	for (i = 0; i < s->ncores; i++)
-		s->core[i].fallbacks = fallbacks;
+	for (i = 0; i < s->ncores; i++) {
+		c = &r->sim.core[i];
+		s->core[i].events = (uint64_t)c->events;
+		s->core[i].throttles = c->throttles;
+		s->core[i].throttled_ns = (uint64_t)c->throttled_ns;
+		s->core[i].fallbacks = r->sim.stats.fallbacks;
+	}
+	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
 
 static void
 sim_close(struct regulator *r)
 {
+	if (r == NULL)
+		return;
+	if (r->thr_on) {
+		__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+		pthread_join(r->thr, NULL);
+	}
+	if (r->st != NULL) {
+		munmap(r->st, BWSIM_STATE_SIZE);
+		unlink(r->path);
+	}
+	sim_free(&r->sim);
+	pthread_mutex_destroy(&r->mu);
 	free(r);
 }
 
@@ -141,8 +460,25 @@ reg_sim_recorded(struct regulator *r, uint64_t *events, unsigned int n,
 {
 	if (n > r->cfg.ncores)
 		n = r->cfg.ncores;
+	pthread_mutex_lock(&r->mu);
 	memcpy(events, r->static_events, n * sizeof(*events));
 	*nsets = r->nsets;
+	pthread_mutex_unlock(&r->mu);
+	return (int)n;
+}
+
+int
+reg_sim_budgets(struct regulator *r, uint64_t *events, unsigned int n)
+{
+	unsigned int	i;
+
+	pthread_mutex_lock(&r->mu);
+	advance(r);
+	if (n > r->cfg.ncores)
+		n = r->cfg.ncores;
+	for (i = 0; i < n; i++)
+		events[i] = r->sim.core[i].budget;
+	pthread_mutex_unlock(&r->mu);
 	return (int)n;
 }
 
@@ -150,7 +486,7 @@ const struct regulator_ops reg_sim_ops = {
 	.name = "sim",
 	.open = sim_open,
 	.clock = sim_clock,
-	.apply = sim_apply,
+	.apply = sim_apply_ops,
 	.set_static = sim_set_static,
 	.set_rho = sim_set_rho,
 	.heartbeat = sim_heartbeat,

@@ -1,7 +1,7 @@
 /*
- * reg_sim.h - PLACEHOLDER "sim" regulator backend: records what it is
- * given, regulates nothing.  A later issue replaces it with the simulated
- * platform (DESIGN.md section 5).
+ * reg_sim.h - the "sim" regulator backend: the simulated platform of
+ * DESIGN.md section 5 run in wall-clock time (reg_sim.c), publishing its
+ * state for demo clients (bwsched/bwsimstate.h).
  */
 #ifndef REG_SIM_H
 #define REG_SIM_H
@@ -10,8 +10,11 @@
 
 #include "regulator.h"
 
-/* The static budget last recorded per core and how many calls set it. */
+/* The static budget last set per core and how many calls set it. */
 int	reg_sim_recorded(struct regulator *, uint64_t *events,
 	    unsigned int ncores, uint64_t *nsets);
+/* The budget each simulated core runs on now (events this period). */
+int	reg_sim_budgets(struct regulator *, uint64_t *events,
+	    unsigned int ncores);
 
 #endif /* REG_SIM_H */

@@ -183,6 +183,20 @@ snap_reserve(struct tasks *ts, unsigned int n)
 	return 0;
 }
 
+/* Lock held for work the progress pages do not describe. */
+static bool
+task_uninstrumented(const struct task *t)
+{
+	unsigned int	i;
+
+	if (t->memcpy_depth > 0)
+		return true;
+	for (i = 0; i < t->nstreams; i++)
+		if (!t->slotted[i])
+			return true;
+	return false;
+}
+
 static void
 publish(struct tasks *ts)
 {
@@ -201,6 +215,12 @@ publish(struct tasks *ts)
 			h->tp = t->tp;
 			h->pp = t->pp;
 			h->pp_size = t->pp_size;
+			h->nslots = t->nslots;
+			h->pid = t->pid;
+			h->name = t->name;
+			h->uninstrumented = task_uninstrumented(t);
+			h->nkernels = t->nkernels;
+			h->kernels = t->kernels;
 		}
 	}
 	ts->snap->nholders = n;
@@ -218,6 +238,7 @@ tasks_snapshot(struct tasks *ts, struct tasks_snapshot *out, unsigned int max)
 	n = ts->snap->nholders < max ? ts->snap->nholders : max;
 	out->gen = ts->snap->gen;
 	out->nholders = n;
+	out->total = ts->snap->nholders;
 	out->q_static = ts->snap->q_static;
 	memcpy(out->holder, ts->snap->holder, n * sizeof(out->holder[0]));
 	ts->reader = true;
@@ -261,6 +282,17 @@ tasks_buried(const struct tasks *ts)
 	for (t = ts->graves; t != NULL; t = t->next)
 		n++;
 	return n;
+}
+
+uint64_t
+tasks_generation(struct tasks *ts)
+{
+	uint64_t	g;
+
+	pthread_mutex_lock(&ts->snap_lock);
+	g = ts->snap->gen;
+	pthread_mutex_unlock(&ts->snap_lock);
+	return g;
 }
 
 /* Recompute holders and the static budget; force: publish regardless. */
@@ -398,6 +430,13 @@ tasks_register(struct tasks *ts, pid_t pid, const struct req_task_register *r,
 	t->period_ns = r->period_ns;
 	t->priority = (unsigned int)r->priority;
 	t->pages = (unsigned int)r->pages;
+	t->kcap = (unsigned int)ts->cfg->max_kernels_per_task;
+	if ((t->kernels = calloc(t->kcap, sizeof(*t->kernels))) == NULL) {
+		free(t);
+		snprintf(err, errlen, "out of memory");
+		st = BWP_E_INTERNAL;
+		goto out;
+	}
 	st = take_pages(t, fds, nfds, err, errlen);
 	if (st != BWP_OK) {
 		task_free(t);
@@ -542,13 +581,10 @@ kernel_model(const struct tasks *ts, struct kernel *k,
 static int
 kernel_add(struct task *t, struct kernel *k)
 {
-	struct kernel	**v;
-
-	v = realloc(t->kernels, (t->nkernels + 1) * sizeof(*v));
-	if (v == NULL)
+	if (t->nkernels >= t->kcap)
 		return -1;
-	t->kernels = v;
-	t->kernels[t->nkernels++] = k;
+	t->kernels[t->nkernels] = k;
+	t->nkernels++;		/* published under the snapshot mutex */
 	return 0;
 }
 
@@ -566,7 +602,8 @@ tasks_kernel_register(struct tasks *ts, struct task *t,
 			    "registered", r->name);
 			return BWP_E_EXIST;
 		}
-	if (t->nkernels >= ts->cfg->max_kernels_per_task) {
+	if (t->nkernels >= ts->cfg->max_kernels_per_task ||
+	    t->nkernels >= t->kcap) {
 		snprintf(err, errlen, "kernel limit (%llu) reached",
 		    (unsigned long long)ts->cfg->max_kernels_per_task);
 		return BWP_E_LIMIT;
@@ -590,20 +627,25 @@ tasks_kernel_register(struct tasks *ts, struct task *t,
 	k->id = ts->next_kernel++;
 	ts->nkernels++;
 	*out = k;
-	update(ts, false);
+	update(ts, true);
 	return BWP_OK;
 }
 
 static int
-stream_add(struct task *t, uint64_t s)
+stream_add(struct task *t, uint64_t s, bool slotted)
 {
 	unsigned int	i;
 
 	for (i = 0; i < t->nstreams; i++)
-		if (t->streams[i] == s)
+		if (t->streams[i] == s) {
+			/* the stream's work is described only if every
+			 * launch on it has a slot */
+			t->slotted[i] = t->slotted[i] && slotted;
 			return 0;
+		}
 	if (t->nstreams == BWSHM_MAX_STREAMS)
 		return -1;
+	t->slotted[t->nstreams] = slotted;
 	t->streams[t->nstreams++] = s;
 	return 0;
 }
@@ -625,7 +667,7 @@ tasks_kernel_start(struct tasks *ts, struct task *t,
 		    "page", (unsigned long long)r->slot);
 		return BWP_E_BADARG;
 	}
-	if (stream_add(t, r->stream) < 0) {
+	if (stream_add(t, r->stream, r->has_slot) < 0) {
 		snprintf(err, errlen, "more than %d active streams",
 		    BWSHM_MAX_STREAMS);
 		return BWP_E_LIMIT;
@@ -635,7 +677,7 @@ tasks_kernel_start(struct tasks *ts, struct task *t,
 	k->running++;
 	ts->hooks.kernel(ts->hooks.arg, t, k, *launch, "start",
 	    r->has_launch_ns ? r->launch_ns : now);
-	update(ts, false);
+	update(ts, true);
 	return BWP_OK;
 }
 
@@ -669,10 +711,11 @@ tasks_stream_sync(struct tasks *ts, struct task *t,
 		for (i = 0; i < t->nstreams; i++)
 			if (t->streams[i] == r->stream) {
 				t->streams[i] = t->streams[--t->nstreams];
+				t->slotted[i] = t->slotted[t->nstreams];
 				break;
 			}
 	}
-	update(ts, false);
+	update(ts, true);
 	return BWP_OK;
 }
 
@@ -694,7 +737,7 @@ tasks_memcpy(struct tasks *ts, struct task *t, bool begin, char *err,
 		}
 		t->memcpy_depth--;
 	}
-	update(ts, false);
+	update(ts, true);
 	return BWP_OK;
 }
 

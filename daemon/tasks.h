@@ -62,8 +62,11 @@ struct task {
 	unsigned int		memcpy_depth;
 	unsigned int		lock_depth;
 	bool			locked;		/* last computed */
-	struct kernel		**kernels;
+	struct kernel		**kernels;	/* kcap slots, never moved */
 	unsigned int		nkernels;
+	unsigned int		kcap;
+	bool			slotted[BWSHM_MAX_STREAMS]; /* streams[i]
+					 * started with a progress slot */
 	uint64_t		next_launch;
 	uint64_t		dead_gen;	/* buried: gen without it */
 };
@@ -75,11 +78,19 @@ struct tasks_holder {
 	const struct bwshm_task_page	*tp;
 	const void			*pp;
 	size_t				pp_size;
+	unsigned int			nslots;
+	pid_t				pid;
+	const char			*name;		/* the task's, as pp */
+	bool				uninstrumented;	/* socket copy or
+							 * unslotted launch */
+	unsigned int			nkernels;
+	struct kernel *const		*kernels;	/* valid as the pages */
 };
 
 struct tasks_snapshot {
 	uint64_t		gen;		/* bumped per publish */
 	unsigned int		nholders;
+	unsigned int		total;		/* all holders, copied or not */
 	double			q_static; /* min holder Q-bar; -1 */
 	struct tasks_holder	holder[];	/* up to max_tasks */
 };
@@ -149,6 +160,9 @@ unsigned int	 tasks_active_streams(const struct task *);
  * Copy the current snapshot into out (room for max entries); any thread.
  * Taking one releases the pointers of the previous one.
  */
+/* The generation of the current snapshot (moves with the holders);
+ * any thread, and unlike tasks_snapshot() it releases nothing. */
+uint64_t	tasks_generation(struct tasks *);
 void	tasks_snapshot(struct tasks *, struct tasks_snapshot *out,
 	    unsigned int max);
 /* Unregistered tasks still kept for the reader (tests, status). */

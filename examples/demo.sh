@@ -88,3 +88,6 @@ DPID=
 [ $rc -eq 0 ] || { echo "demo: bwsched exit status $rc" >&2; cat "$T/bwsched.log" >&2; exit 1; }
 echo "bwsched stopped cleanly; its log:"
 sed 's/^/  /' "$T/bwsched.log" | tail -n 15
+
+section "the regulation loop live (examples/demo-live.sh, about 20 s)"
+"$(dirname "$0")/demo-live.sh" "$B" "${BWSCHED_DEMO_SECONDS:-15}"

@@ -1,0 +1,399 @@
+/*
+ * engine.c - loop side of the period engine (see engine.h).
+ */
+#include <config.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "launchlog.h"
+#include "log.h"
+#include "peer.h"
+#include "validate.h"
+
+struct engine {
+	struct bwsched		*d;
+	struct period		*pe;
+	struct launchlog	*ll;
+	ev_async		async;
+	struct tasks_snapshot	*snap;		/* period thread only */
+	struct ring_period	last;		/* latest record */
+	bool			have_last;
+};
+
+static struct engine	*current;
+
+struct engine *
+engine_current(void)
+{
+	return current;
+}
+
+/* ---- the registry as the engine's holder source ------------------- */
+
+static unsigned int
+src_snapshot(void *arg, struct period_holder *h, unsigned int max,
+    uint64_t *gen)
+{
+	struct engine		*e = arg;
+	struct tasks_snapshot	*s = e->snap;
+	unsigned int		i;
+
+	tasks_snapshot(e->d->tasks, s, PERIOD_MAX_HOLDERS);
+	*gen = s->gen;
+	for (i = 0; i < s->nholders && i < max; i++) {
+		const struct tasks_holder	*t = &s->holder[i];
+
+		memset(&h[i], 0, sizeof(h[i]));
+		h[i].task = t->task;
+		h[i].pid = t->pid;
+		h[i].name = t->name;
+		h[i].qbar = t->qbar;
+		h[i].uninstrumented = t->uninstrumented;
+		h[i].tp = t->tp;
+		h[i].pp = t->pp;
+		h[i].pp_size = t->pp_size;
+		h[i].nslots = t->nslots;
+		h[i].nkernels = t->nkernels;
+		h[i].kernels = t->kernels;
+	}
+	/* more holders than we read: the last entry stands for all the
+	 * others with the smallest Q-bar of every holder, which is safe */
+	if (s->total > i && i > 0) {
+		memset(&h[i - 1], 0, sizeof(h[i - 1]));
+		h[i - 1].qbar = s->q_static;
+	}
+	return i;
+}
+
+static uint64_t
+src_generation(void *arg)
+{
+	struct engine	*e = arg;
+
+	return tasks_generation(e->d->tasks);
+}
+
+/* Nothing to do: the registry keeps a departed task's pages until the
+ * engine has taken a snapshot published without it (tasks.h). */
+static void
+src_release(void *arg)
+{
+}
+
+static void
+notify(void *arg)
+{
+	struct engine	*e = arg;
+
+	ev_async_send(e->d->loop, &e->async);
+}
+
+/* ---- events ------------------------------------------------------- */
+
+static void
+broadcast(struct bwsched *d, unsigned int topic, struct bwp_writer *w)
+{
+	struct peer	*p;
+	void		*buf;
+	size_t		len;
+
+	buf = bwp_w_finish(w, &len);
+	if (buf == NULL)
+		return;
+	for (p = d->peers; p != NULL; p = p->next)
+		if ((p->topics & topic) && !p->dead)
+			peer_send(p, buf, len);
+	free(buf);
+}
+
+static bool
+anyone(const struct bwsched *d, unsigned int topic)
+{
+	const struct peer	*p;
+
+	for (p = d->peers; p != NULL; p = p->next)
+		if ((p->topics & topic) && !p->dead)
+			return true;
+	return false;
+}
+
+static void
+period_kernels(struct bwp_writer *w, const struct ring_period *r)
+{
+	const struct ring_kernel	*k;
+	unsigned int			i;
+
+	bwp_w_key(w, "kernels");
+	bwp_w_array(w, r->nkernels);
+	for (i = 0; i < r->nkernels; i++) {
+		k = &r->k[i];
+		bwp_w_map(w, 7);
+		bwp_w_str(w, "task");
+		bwp_w_uint(w, k->task);
+		bwp_w_str(w, "kernel");
+		bwp_w_uint(w, k->kernel);
+		bwp_w_str(w, "slot");
+		bwp_w_uint(w, k->slot);
+		bwp_w_str(w, "blocks");
+		bwp_w_uint(w, k->blocks);
+		bwp_w_str(w, "remaining");
+		bwp_w_uint(w, k->remaining);
+		bwp_w_str(w, "t_remaining_ns");
+		bwp_w_int(w, k->t_remaining_ns);
+		bwp_w_str(w, "q");
+		bwp_w_double(w, k->q);
+	}
+}
+
+static void
+period_event(struct engine *e, const struct ring_period *r)
+{
+	struct bwp_writer	w;
+	unsigned int		i;
+
+	bwp_w_init(&w);
+	bwp_w_kstr(&w, BWP_K_EVENT, "period");
+	bwp_w_kuint(&w, "period", r->period);
+	bwp_w_kuint(&w, "ts_ns", r->t_ns);
+	bwp_w_kdouble(&w, "q", r->q);
+	bwp_w_kdouble(&w, "q_static", r->q_static);
+	bwp_w_kuint(&w, "holders", r->holders);
+	bwp_w_kbool(&w, "late", r->late != 0);
+	bwp_w_kint(&w, "late_ns", r->lateness_ns);
+	bwp_w_kuint(&w, "cost_ns", r->cost_ns);
+	bwp_w_key(&w, "budgets");
+	bwp_w_array(&w, r->ncores);
+	for (i = 0; i < r->ncores; i++)
+		bwp_w_uint(&w, i < RING_MAX_CORES ? r->budget[i] : 0);
+	period_kernels(&w, r);
+	broadcast(e->d, TOPIC_PERIOD, &w);
+	bwp_w_free(&w);
+}
+
+static void
+launch_event(void *arg, const struct launchlog_rec *r)
+{
+	struct engine		*e = arg;
+	struct bwp_writer	w;
+
+	if (!anyone(e->d, TOPIC_KERNEL))
+		return;
+	bwp_w_init(&w);
+	bwp_w_kstr(&w, BWP_K_EVENT, "kernel");
+	bwp_w_kuint(&w, "task", r->task);
+	bwp_w_kuint(&w, "kernel", r->kernel);
+	bwp_w_kuint(&w, "launch", r->launch);
+	bwp_w_kstr(&w, "what", "end");
+	bwp_w_kuint(&w, "ts_ns", r->end_ns);
+	bwp_w_kstr(&w, "name", r->kernel_name);
+	bwp_w_kstr(&w, "policy", r->policy);
+	bwp_w_kuint(&w, "launch_ns", r->launch_ns);
+	bwp_w_kuint(&w, "periods", r->periods);
+	bwp_w_kuint(&w, "late_periods", r->late);
+	bwp_w_kdouble(&w, "q_mean", r->q_mean);
+	bwp_w_kdouble(&w, "q_min", r->q_min);
+	bwp_w_kdouble(&w, "q_max", r->q_max);
+	bwp_w_kdouble(&w, "q_std", r->q_std);
+	bwp_w_kuint(&w, "bound_ns", r->bound_ns);
+	bwp_w_kuint(&w, "actual_ns", r->actual_ns);
+	bwp_w_kuint(&w, "actual_min_ns", r->actual_min_ns);
+	bwp_w_kint(&w, "slack_ns", r->slack_ns);
+	bwp_w_kstr(&w, "bound_met", r->met);
+	broadcast(e->d, TOPIC_KERNEL, &w);
+	bwp_w_free(&w);
+}
+
+static bool
+launch_names(void *arg, struct launchlog_rec *r)
+{
+	struct engine	*e = arg;
+	struct task	*t = tasks_find(e->d->tasks, r->task);
+	unsigned int	i;
+
+	if (t == NULL)
+		return false;
+	r->pid = t->pid;
+	snprintf(r->task_name, sizeof(r->task_name), "%s", t->name);
+	snprintf(r->kernel_name, sizeof(r->kernel_name), "%u", r->kernel);
+	for (i = 0; i < t->nkernels; i++)
+		if (t->kernels[i]->id == r->kernel)
+			snprintf(r->kernel_name, sizeof(r->kernel_name), "%s",
+			    t->kernels[i]->name);
+	return true;
+}
+
+/* The period thread finished a period: drain, publish, reap. */
+static void
+async_cb(struct ev_loop *loop, ev_async *w, int revents)
+{
+	struct engine		*e = w->data;
+	struct ring_period	r;
+	struct period_launch	l;
+	const char		*pol = config_policy_name(e->d->cfg.policy);
+	bool			subs = anyone(e->d, TOPIC_PERIOD);
+
+	while (ring_pop(period_records(e->pe), &r) == 1) {
+		e->last = r;
+		e->have_last = true;
+		launchlog_period(e->ll, &r, pol);
+		if (subs)
+			period_event(e, &r);
+	}
+	while (ring_pop(period_launches(e->pe), &l) == 1)
+		launchlog_launch(e->ll, &l, pol);
+	/* lock changes through the pages show up here within a period;
+	 * it also frees tasks the period thread can no longer see */
+	tasks_update(e->d->tasks);
+}
+
+/* ---- set-up ------------------------------------------------------- */
+
+static enum decide_policy
+policy_of(int p)
+{
+	switch (p) {
+	case POLICY_FAIR:
+		return DECIDE_FAIR;
+	case POLICY_GREEDY:
+		return DECIDE_GREEDY;
+	case POLICY_SMOOTH:
+		return DECIDE_SMOOTH;
+	default:
+		return DECIDE_NOMINAL;
+	}
+}
+
+static void
+params(struct engine *e, struct period_params *p)
+{
+	const struct config	*c = &e->d->cfg;
+
+	memset(p, 0, sizeof(*p));
+	p->ops = e->d->reg_ops;
+	p->reg = e->d->reg;
+	p->src.snapshot = src_snapshot;
+	p->src.release = src_release;
+	p->src.generation = src_generation;
+	p->src.arg = e;
+	p->period_ns = c->period_ns;
+	p->lead_ns = c->lead_ns;
+	p->ncores = c->ncores;
+	p->bwmax_events = (double)c->bwmax_events;
+	p->overhead_events = (double)c->overhead_events;
+	p->smooth_a = c->smooth_a;
+	p->policy = policy_of(c->policy);
+	p->priority = (int)c->period_thread_priority;
+	p->cpu = (int)c->period_thread_cpu;
+	p->notify = notify;
+	p->notify_arg = e;
+}
+
+static void
+engine_free(struct engine *e)
+{
+	if (e == NULL)
+		return;
+	period_free(e->pe);
+	launchlog_free(e->ll);
+	free(e->snap);
+	free(e);
+}
+
+struct engine *
+engine_start(struct bwsched *d, bool foreground, char *err, size_t errlen)
+{
+	struct launchlog_hooks	lh;
+	struct period_params	p;
+	struct engine		*e = calloc(1, sizeof(*e));
+	char			warn[256];
+
+	if (e == NULL || (e->snap = calloc(1, sizeof(*e->snap) +
+	    PERIOD_MAX_HOLDERS * sizeof(struct tasks_holder))) == NULL) {
+		snprintf(err, errlen, "engine: out of memory");
+		engine_free(e);
+		return NULL;
+	}
+	e->d = d;
+	lh.names = launch_names;
+	lh.event = launch_event;
+	lh.arg = e;
+	params(e, &p);
+	if ((e->ll = launchlog_new(foreground, &lh)) == NULL ||
+	    (e->pe = period_new(&p, err, errlen)) == NULL) {
+		if (e->ll == NULL)
+			snprintf(err, errlen, "engine: out of memory");
+		engine_free(e);
+		return NULL;
+	}
+	launchlog_set_level(e->ll, d->cfg.log_level);
+	ev_async_init(&e->async, async_cb);
+	e->async.data = e;
+	ev_async_start(d->loop, &e->async);
+	if (period_start(e->pe, warn, sizeof(warn), err, errlen) < 0) {
+		ev_async_stop(d->loop, &e->async);
+		engine_free(e);
+		return NULL;
+	}
+	if (warn[0] != '\0')
+		log_msg(LOG_L_WARNING, "%s", warn);
+	current = e;
+	return e;
+}
+
+void
+engine_stop(struct engine *e)
+{
+	if (e == NULL)
+		return;
+	period_stop(e->pe);
+	ev_async_stop(e->d->loop, &e->async);
+	if (current == e)
+		current = NULL;
+	engine_free(e);
+}
+
+void
+engine_config_changed(struct engine *e, const struct config *c)
+{
+	if (e == NULL)
+		return;
+	period_set_policy(e->pe, policy_of(c->policy),
+	    (double)c->overhead_events, c->smooth_a);
+	launchlog_set_level(e->ll, c->log_level);
+}
+
+void
+engine_stats(struct engine *e, struct period_stats *s)
+{
+	period_stats(e->pe, s);
+}
+
+double
+engine_q(struct engine *e)
+{
+	return e->have_last ? e->last.q : -1;
+}
+
+void
+engine_status(struct engine *e, struct bwp_writer *w)
+{
+	struct period_stats	s;
+
+	period_stats(e->pe, &s);
+	bwp_w_kdouble(w, "q", engine_q(e));
+	bwp_w_kuint(w, "late", s.late);
+	bwp_w_kuint(w, "decided", s.periods);
+	bwp_w_kuint(w, "applied", s.applied);
+	bwp_w_kuint(w, "lateness_p50_ns", s.lateness_p50_ns);
+	bwp_w_kuint(w, "lateness_p99_ns", s.lateness_p99_ns);
+	bwp_w_kuint(w, "lateness_max_ns", s.lateness_max_ns);
+	bwp_w_kuint(w, "cost_p50_ns", s.cost_p50_ns);
+	bwp_w_kuint(w, "cost_p99_ns", s.cost_p99_ns);
+	bwp_w_kuint(w, "launches_logged", s.launches);
+	bwp_w_kuint(w, "bad_slots", s.bad_slots);
+	bwp_w_kuint(w, "redecided", s.redecided);
+	bwp_w_kuint(w, "records_dropped", s.dropped);
+	bwp_w_kbool(w, "realtime", s.rt);
+}

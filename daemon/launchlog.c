@@ -1,0 +1,193 @@
+/*
+ * launchlog.c - per-launch journal records and budget-change lines
+ * (see launchlog.h).
+ */
+#include <config.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "launchlog.h"
+#include "log.h"
+#include "sd.h"
+
+#define BUDGET_LOG_INTERVAL_NS	1000000000ull	/* one line a second */
+#define NFIELDS			17
+#define FIELD_MAX		96
+
+struct launchlog {
+	struct launchlog_hooks	h;
+	bool			to_stderr;
+	int			level;
+	uint64_t		count;
+	double			last_q;		/* last Q logged */
+	uint64_t		last_t;		/* when */
+	uint64_t		changes;	/* since then, not logged */
+};
+
+void
+launchlog_compute(const struct period_launch *l, const char *policy,
+    struct launchlog_rec *r)
+{
+	double	n = (double)l->periods, var;
+
+	memset(r, 0, sizeof(*r));
+	r->task = l->task;
+	r->pid = l->pid;
+	snprintf(r->task_name, sizeof(r->task_name), "%s", l->task_name);
+	snprintf(r->kernel_name, sizeof(r->kernel_name), "%s",
+	    l->kernel_name);
+	r->kernel = l->kernel;
+	r->launch = l->seq;
+	r->policy = policy;
+	r->periods = l->periods;
+	r->late = l->late;
+	if (l->periods > 0) {
+		r->q_mean = l->q_sum / n;
+		var = l->q_sq / n - r->q_mean * r->q_mean;
+		r->q_std = var > 0 ? sqrt(var) : 0;
+		r->q_min = l->q_min;
+		r->q_max = l->q_max;
+	}
+	r->bound_ns = l->bound_ns;
+	r->launch_ns = l->launch_ns;
+	r->end_ns = l->end_ns;
+	r->actual_ns = l->end_ns > l->launch_ns ? l->end_ns - l->launch_ns : 0;
+	r->actual_min_ns = l->prev_ns > l->launch_ns ?
+	    l->prev_ns - l->launch_ns : 0;
+	r->slack_ns = (int64_t)r->bound_ns - (int64_t)r->actual_ns;
+	/* the end lies in (actual_min, actual]: a verdict only when that
+	 * interval is on one side of the bound */
+	r->met = r->actual_ns <= r->bound_ns ? "yes" :
+	    r->actual_min_ns >= r->bound_ns ? "no" : "unknown";
+}
+
+struct launchlog *
+launchlog_new(bool foreground, const struct launchlog_hooks *h)
+{
+	struct launchlog	*ll = calloc(1, sizeof(*ll));
+
+	if (ll == NULL)
+		return NULL;
+	ll->h = *h;
+	ll->to_stderr = foreground && !sd_stderr_is_journal();
+	ll->level = LOG_L_INFO;
+	ll->last_q = -2;
+	return ll;
+}
+
+void
+launchlog_free(struct launchlog *ll)
+{
+	free(ll);
+}
+
+void
+launchlog_set_level(struct launchlog *ll, int level)
+{
+	ll->level = level;
+}
+
+uint64_t
+launchlog_count(const struct launchlog *ll)
+{
+	return ll->count;
+}
+
+/* The journal fields; f[] has NFIELDS strings of FIELD_MAX bytes. */
+static int
+fields(const struct launchlog_rec *r, char f[][FIELD_MAX])
+{
+	int	n = 0;
+
+#define F(...)	snprintf(f[n++], FIELD_MAX, __VA_ARGS__)
+	F("BWSCHED_TASK=%u", r->task);
+	F("BWSCHED_PID=%d", (int)r->pid);
+	F("BWSCHED_KERNEL=%s", r->kernel_name);
+	F("BWSCHED_KERNEL_ID=%u", r->kernel);
+	F("BWSCHED_LAUNCH=%llu", (unsigned long long)r->launch);
+	F("BWSCHED_POLICY=%s", r->policy);
+	F("BWSCHED_PERIODS=%llu", (unsigned long long)r->periods);
+	F("BWSCHED_LATE_PERIODS=%llu", (unsigned long long)r->late);
+	F("BWSCHED_Q_MEAN=%.4f", r->q_mean);
+	F("BWSCHED_Q_MIN=%.4f", r->q_min);
+	F("BWSCHED_Q_MAX=%.4f", r->q_max);
+	F("BWSCHED_Q_STD=%.4f", r->q_std);
+	F("BWSCHED_BOUND_NS=%llu", (unsigned long long)r->bound_ns);
+	F("BWSCHED_ACTUAL_NS=%llu", (unsigned long long)r->actual_ns);
+	F("BWSCHED_ACTUAL_MIN_NS=%llu", (unsigned long long)r->actual_min_ns);
+	F("BWSCHED_SLACK_NS=%lld", (long long)r->slack_ns);
+	F("BWSCHED_BOUND_MET=%s", r->met);
+#undef F
+	return n;
+}
+
+static void
+emit(struct launchlog *ll, const struct launchlog_rec *r)
+{
+	char		f[NFIELDS][FIELD_MAX], msg[320];
+	const char	*fp[NFIELDS];
+	int		n, i;
+
+	snprintf(msg, sizeof(msg), "kernel %s of task %s: %llu periods, Q "
+	    "%.3f..%.3f (mean %.3f), ended %.3f..%.3f ms after launch, "
+	    "bound %.3f ms met: %s", r->kernel_name, r->task_name,
+	    (unsigned long long)r->periods, r->q_min, r->q_max, r->q_mean,
+	    (double)r->actual_min_ns / 1e6, (double)r->actual_ns / 1e6,
+	    (double)r->bound_ns / 1e6, r->met);
+	n = fields(r, f);
+	for (i = 0; i < n; i++)
+		fp[i] = f[i];
+	if (ll->to_stderr || sd_journal_record(LOG_L_INFO, msg, fp, n) < 0) {
+		fprintf(stderr, "bwsched: info: %s", msg);
+		for (i = 0; i < n; i++)
+			fprintf(stderr, " %s", fp[i]);
+		fputc('\n', stderr);
+	}
+}
+
+void
+launchlog_launch(struct launchlog *ll, const struct period_launch *l,
+    const char *policy)
+{
+	struct launchlog_rec	r;
+
+	launchlog_compute(l, policy, &r);
+	/* names come with the record; ask only when it had none */
+	if (r.task_name[0] == '\0' && (ll->h.names == NULL ||
+	    !ll->h.names(ll->h.arg, &r)))
+		snprintf(r.task_name, sizeof(r.task_name), "%u", r.task);
+	ll->count++;
+	if (ll->level >= LOG_L_INFO)
+		emit(ll, &r);
+	if (ll->h.event != NULL)
+		ll->h.event(ll->h.arg, &r);
+}
+
+void
+launchlog_period(struct launchlog *ll, const struct ring_period *p,
+    const char *policy)
+{
+	if (fabs(p->q - ll->last_q) < 1e-4)
+		return;
+	if (p->t_ns - ll->last_t < BUDGET_LOG_INTERVAL_NS &&
+	    ll->last_q > -2) {
+		ll->changes++;
+		return;
+	}
+	if (p->q < 0)
+		log_msg(LOG_L_INFO, "budget: period %llu unregulated (%s)%s",
+		    (unsigned long long)p->period, policy,
+		    ll->changes ? ", after more changes" : "");
+	else
+		log_msg(LOG_L_INFO, "budget: period %llu Q %.4f, %llu "
+		    "events per core, %u holder(s) (%s; %llu changes not "
+		    "logged)", (unsigned long long)p->period, p->q,
+		    (unsigned long long)p->budget[0], p->holders, policy,
+		    (unsigned long long)ll->changes);
+	ll->last_q = p->q;
+	ll->last_t = p->t_ns;
+	ll->changes = 0;
+}

@@ -1,0 +1,577 @@
+/*
+ * demo_gpu.c - a GPU client without a GPU, for the live demo and the
+ * integration test.  It registers a real-time task and a kernel profile
+ * (examples/histo.bwk by default) with bwsched through libbwclient, with
+ * a progress page, then launches the kernel periodically.  Each launch's
+ * thread blocks are emulated on M slots in block-id order against the
+ * simulated platform the daemon's sim regulator publishes
+ * (bwsimstate.h): a block of times e0/e1 progresses at
+ * (1-u)/e0 + u/e1 where u is the BE cores' memory traffic, so more BE
+ * budget really makes the kernel slower.  Finished blocks set their bit
+ * in the slot's bitmap, as bwprogress.cuh does on a GPU.  Before each
+ * launch it takes the lock and waits until the regulator has it (the
+ * page's lock word acts at the daemon's next poll); --no-grant launches
+ * at once, to show what that latency costs.
+ *
+ * For every launch it records the emulated finish time against the
+ * bound the daemon returned at registration, G(Q-bar,{Ni},0), and prints
+ * a summary (and a CSV with -o).  Exit status 0; 3 when a launch went
+ * over its bound; 1 on errors.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bwsched/bwclient.h>
+#include <bwsched/bwshm.h>
+#include <bwsched/bwsimstate.h>
+
+#include "fileio.h"
+#include "profile.h"
+
+#define POLL_NS		100000ull	/* emulation step on the wall clock */
+#define JITTER		0.1		/* block time e*(1 - JITTER*U[0,1)) */
+#define STREAM		1
+
+struct opts {
+	const char	*sock;
+	const char	*profile;
+	const char	*csv;
+	double		seconds;
+	unsigned long	launches;	/* 0: run for `seconds` */
+	uint64_t	interval_ns;
+	uint64_t	seed;
+	bool		quiet;
+	bool		no_grant;	/* launch without waiting for the lock */
+};
+
+/* One emulated block slot of the GPU. */
+struct gslot {
+	bool		busy;
+	uint32_t	block;
+	double		work;		/* left, of 1 */
+	double		e0, e1;
+};
+
+struct demo {
+	struct opts	o;
+	struct profile	*p;
+	bwc_t		*h;
+	int		kernel;
+	struct bwc_kernel_info info;
+	const struct bwsim_state *sm;	/* the daemon's state page */
+	struct bwsim_state st;		/* last copy */
+	struct gslot	*gs;
+	uint64_t	rng;
+	FILE		*csv;
+	/* results */
+	unsigned long	n, over, nospace;
+	double		max_ratio, sum_actual, sum_be;
+};
+
+static volatile sig_atomic_t	stop;
+
+static void
+on_signal(int sig)
+{
+	stop = 1;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void
+sleep_until(uint64_t t)
+{
+	struct timespec	ts = { (time_t)(t / 1000000000u),
+			       (long)(t % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	    EINTR && !stop)
+		;
+}
+
+static double
+rnd(struct demo *d)
+{
+	/* xorshift64*: the jitter only needs to be repeatable */
+	d->rng ^= d->rng >> 12;
+	d->rng ^= d->rng << 25;
+	d->rng ^= d->rng >> 27;
+	return (double)((d->rng * 2685821657736338717ull) >> 11) /
+	    9007199254740992.0;
+}
+
+/* The daemon's state, waiting out a preempted writer (up to 1 s). */
+static int
+read_state(struct demo *d)
+{
+	uint64_t	give_up = now_ns() + 1000000000;
+	int		rc;
+
+	while ((rc = bwsim_state_read(d->sm, &d->st)) == -1 &&
+	    now_ns() < give_up)
+		sleep_until(now_ns() + POLL_NS / 4);
+	if (rc < 0)
+		fprintf(stderr, "demo_gpu: %s\n", rc == -1 ? "the sim state "
+		    "stays busy" : "not a sim state page");
+	return rc;
+}
+
+/* ---- set-up ------------------------------------------------------- */
+
+static int
+load_profile(struct demo *d)
+{
+	char	*buf, err[160];
+	size_t	len;
+	int	rc;
+
+	if ((rc = fileio_read(d->o.profile, PROFILE_MAX_SIZE, &buf,
+	    &len)) < 0) {
+		fprintf(stderr, "demo_gpu: %s: %s\n", d->o.profile,
+		    strerror(-rc));
+		return -1;
+	}
+	d->p = calloc(1, sizeof(*d->p));
+	rc = d->p == NULL ? -1 : profile_parse(buf, len, d->p, err,
+	    sizeof(err));
+	free(buf);
+	if (rc < 0) {
+		fprintf(stderr, "demo_gpu: %s: %s\n", d->o.profile,
+		    d->p ? err : "out of memory");
+		return -1;
+	}
+	d->gs = calloc(d->p->concurrency, sizeof(*d->gs));
+	return d->gs != NULL ? 0 : -1;
+}
+
+static int
+map_state(struct demo *d, const char *sock)
+{
+	char	path[4200];
+	void	*m;
+	int	fd;
+
+	snprintf(path, sizeof(path), "%s%s", sock, BWSIM_STATE_SUFFIX);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		fprintf(stderr, "demo_gpu: %s: %s (is bwsched running with "
+		    "--regulator=sim?)\n", path, strerror(errno));
+		return -1;
+	}
+	m = mmap(NULL, BWSIM_STATE_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "demo_gpu: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	d->sm = m;
+	return read_state(d);
+}
+
+static int
+connect_daemon(struct demo *d)
+{
+	struct bwc_task_params	tp;
+
+	d->h = bwc_open(d->o.sock, "demo_gpu", BWC_NO_RECONNECT);
+	if (d->h == NULL) {
+		fprintf(stderr, "demo_gpu: cannot reach bwsched: %s\n",
+		    strerror(errno));
+		return -1;
+	}
+	memset(&tp, 0, sizeof(tp));
+	tp.name = "demo_gpu";
+	tp.period_ns = d->o.interval_ns;
+	tp.priority = 50;
+	tp.progress_slots = 2;
+	tp.progress_max_blocks = d->p->blocks;
+	if (bwc_task_register(d->h, &tp) < 0 ||
+	    (d->kernel = bwc_kernel_register_file(d->h, d->o.profile,
+	    &d->info)) < 0) {
+		fprintf(stderr, "demo_gpu: %s\n", bwc_strerror(d->h));
+		return -1;
+	}
+	if (!d->o.quiet)
+		printf("demo_gpu: kernel %s: %u blocks, M = %u, Q-bar %.4f, "
+		    "bound %.3f ms (alone %.3f ms)\n", d->p->name,
+		    d->p->blocks, d->p->concurrency, d->info.q_nominal,
+		    (double)d->info.wcet_ns / 1e6,
+		    (double)d->info.wcet0_ns / 1e6);
+	return 0;
+}
+
+/* ---- emulated kernel ---------------------------------------------- */
+
+struct run {
+	uint64_t	*bitmap;
+	uint32_t	next;		/* next block to start */
+	unsigned int	iv;		/* interval of `next` */
+	uint32_t	done;
+	double		t;		/* model time reached, ns */
+	double		U;		/* traffic integral at t */
+	double		U0;		/* at the launch */
+	double		finish;
+	double		finish_U;	/* at the finish */
+};
+
+static void
+start_block(struct demo *d, struct run *r, struct gslot *g)
+{
+	const struct profile	*p = d->p;
+	double			f = 1 - JITTER * rnd(d);
+	unsigned int		c;
+
+	if (r->next >= p->blocks) {
+		g->busy = false;
+		return;
+	}
+	while (r->iv + 1 < p->nintervals && p->first[r->iv + 1] <= r->next)
+		r->iv++;
+	c = p->cluster[r->iv];
+	g->busy = true;
+	g->block = r->next++;
+	g->work = 1;
+	g->e0 = (double)p->e0[c] * f;
+	g->e1 = (double)p->e1[c] * f;
+}
+
+static void
+finish_block(struct demo *d, struct run *r, struct gslot *g)
+{
+	__atomic_fetch_or(&r->bitmap[g->block / 64], 1ull << (g->block % 64),
+	    __ATOMIC_RELEASE);
+	r->done++;
+	r->finish = r->t;
+	r->finish_U = r->U;
+	start_block(d, r, g);
+}
+
+/*
+ * Advance the blocks to model time s with traffic integral us: u is
+ * constant at its average over the step, which is exact for the linear
+ * speed model whatever u did inside the step.
+ */
+static void
+advance(struct demo *d, struct run *r, double s, double us)
+{
+	double		u = (us - r->U) / (s - r->t), tau, rate, best;
+	unsigned int	i, bi;
+
+	u = u < 0 ? 0 : u > 1 ? 1 : u;
+	while (r->t < s && r->done < d->p->blocks) {
+		best = s - r->t;
+		bi = d->p->concurrency;
+		for (i = 0; i < d->p->concurrency; i++) {
+			if (!d->gs[i].busy)
+				continue;
+			rate = (1 - u) / d->gs[i].e0 + u / d->gs[i].e1;
+			tau = d->gs[i].work / rate;
+			if (tau <= best) {
+				best = tau;
+				bi = i;
+			}
+		}
+		for (i = 0; i < d->p->concurrency; i++)
+			if (d->gs[i].busy)
+				d->gs[i].work -= best * ((1 - u) /
+				    d->gs[i].e0 + u / d->gs[i].e1);
+		r->U += u * best;
+		r->t += best;
+		if (bi < d->p->concurrency)
+			finish_block(d, r, &d->gs[bi]);
+	}
+	r->t = s;
+	r->U = us;
+}
+
+/*
+ * Emulate one launch that started at L; returns its finish time and the
+ * BE memory events issued meanwhile (seed 000 section 5.4's measure).
+ */
+static int
+emulate(struct demo *d, uint64_t *bitmap, uint64_t L, double *finish,
+    double *be)
+{
+	struct run	r;
+	unsigned int	i;
+	uint64_t	give_up = L + 20 * d->info.wcet_ns + 1000000000;
+
+	memset(&r, 0, sizeof(r));
+	r.bitmap = bitmap;
+	r.t = (double)L;
+	for (i = 0; i < d->p->concurrency; i++)
+		start_block(d, &r, &d->gs[i]);
+	/* the traffic integral at L, once the model has got there */
+	while (bwsim_history_at(d->sm, r.t, &r.U) < 0) {
+		if (stop || now_ns() > give_up)
+			return -1;
+		sleep_until(now_ns() + POLL_NS / 4);
+	}
+	r.U0 = r.U;
+	while (r.done < d->p->blocks) {
+		if (stop || now_ns() > give_up)
+			return -1;
+		sleep_until(now_ns() + POLL_NS);
+		if (read_state(d) < 0)
+			return -1;
+		if ((double)d->st.now_ns > r.t)
+			advance(d, &r, (double)d->st.now_ns,
+			    d->st.traffic_ns);
+	}
+	*finish = r.finish;
+	/* the integral counts BWmax per period at u = 1 */
+	*be = (r.finish_U - r.U0) * d->st.bwmax_events /
+	    (double)d->st.period_ns;
+	return 0;
+}
+
+/*
+ * Take the lock and wait until the simulated regulator has it: the
+ * lock word in the task page takes effect when the daemon next polls
+ * it, and a kernel that needs its bound from its first block launches
+ * only then.
+ */
+static int
+wait_grant(struct demo *d)
+{
+	uint64_t	t0 = now_ns(), give_up = t0 + 1000000000;
+
+	if (bwc_lock(d->h) < 0) {
+		fprintf(stderr, "demo_gpu: lock: %s\n", bwc_strerror(d->h));
+		return -1;
+	}
+	while (now_ns() < give_up && !stop) {
+		if (read_state(d) < 0)
+			return -1;
+		if (d->st.locked && d->st.now_ns >= t0)
+			return 0;
+		sleep_until(now_ns() + POLL_NS / 4);
+	}
+	if (!stop)
+		fprintf(stderr, "demo_gpu: the lock was not granted within "
+		    "1 s\n");
+	return -1;
+}
+
+static uint64_t *
+slot_of(struct demo *d, int slot, uint64_t *launch_ns)
+{
+	const struct bwshm_progress_hdr	*h;
+	struct bwshm_launch		*l;
+	char				*pg = bwc_progress_page(d->h, NULL);
+
+	h = (const void *)pg;
+	l = (void *)(pg + BWSHM_PROGRESS_HDR_SIZE +
+	    (size_t)slot * h->slot_size);
+	*launch_ns = __atomic_load_n(&l->launch_ns, __ATOMIC_ACQUIRE);
+	return l->bitmap;
+}
+
+static void
+record(struct demo *d, uint64_t L, double finish, double be)
+{
+	double	actual = finish - (double)L;
+	double	ratio = actual / (double)d->info.wcet_ns;
+
+	d->n++;
+	d->sum_actual += actual;
+	d->sum_be += be;
+	if (ratio > d->max_ratio)
+		d->max_ratio = ratio;
+	if (actual > (double)d->info.wcet_ns)
+		d->over++;
+	if (d->csv != NULL)
+		fprintf(d->csv, "%lu,%llu,%.0f,%llu,%.5f,%.0f\n", d->n,
+		    (unsigned long long)L, ceil(actual),
+		    (unsigned long long)d->info.wcet_ns, ratio, be);
+}
+
+static int
+one_launch(struct demo *d)
+{
+	uint64_t	*bitmap, L;
+	double		finish, be;
+	int		slot;
+
+	if (!d->o.no_grant && wait_grant(d) < 0)
+		return -1;
+	slot = bwc_launch(d->h, d->kernel, STREAM, &bitmap);
+	if (slot < 0) {
+		/* protected with the static budget, but not emulated */
+		d->nospace++;
+		bwc_stream_sync(d->h, STREAM);
+		if (!d->o.no_grant)
+			bwc_unlock(d->h);
+		if (slot == -ENOSPC)
+			return 0;
+		fprintf(stderr, "demo_gpu: launch: %s\n", bwc_strerror(d->h));
+		return -1;
+	}
+	bitmap = slot_of(d, slot, &L);
+	if (emulate(d, bitmap, L, &finish, &be) < 0) {
+		fprintf(stderr, "demo_gpu: the sim state stopped advancing\n");
+		return -1;
+	}
+	bwc_launch_done(d->h, slot);
+	bwc_stream_sync(d->h, STREAM);
+	if (!d->o.no_grant)
+		bwc_unlock(d->h);
+	record(d, L, finish, be);
+	return 0;
+}
+
+/* ---- main --------------------------------------------------------- */
+
+static void
+summary(const struct demo *d)
+{
+	printf("demo_gpu: %lu launches, %lu over the bound, largest "
+	    "actual/bound %.3f, mean actual %.3f ms, bound %.3f ms, BE "
+	    "events per launch %.0f%s\n", d->n, d->over, d->max_ratio,
+	    d->n ? d->sum_actual / (double)d->n / 1e6 : 0.0,
+	    (double)d->info.wcet_ns / 1e6,
+	    d->n ? d->sum_be / (double)d->n : 0.0,
+	    d->nospace ? " (some launches found no free slot)" : "");
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: demo_gpu [-q] [-s SOCKET] [-k PROFILE.bwk] "
+	    "[-i INTERVAL_MS] [-t SECONDS | -n LAUNCHES] [-o CSV] "
+	    "[--seed N] [--no-grant]\n");
+}
+
+static int
+parse(struct opts *o, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "seed", required_argument, NULL, 'S' },
+		{ "no-grant", no_argument, NULL, 'G' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 } };
+	int	c;
+
+	o->sock = getenv("BWSCHED_SOCKET");
+	o->profile = "examples/histo.bwk";
+	o->seconds = 10;
+	o->interval_ns = 30000000;
+	o->seed = 1;
+	while ((c = getopt_long(argc, argv, "qs:k:i:t:n:o:h", lo, NULL)) !=
+	    -1) {
+		switch (c) {
+		case 'q':
+			o->quiet = true;
+			break;
+		case 's':
+			o->sock = optarg;
+			break;
+		case 'k':
+			o->profile = optarg;
+			break;
+		case 'i':
+			o->interval_ns = (uint64_t)(atof(optarg) * 1e6);
+			break;
+		case 't':
+			o->seconds = atof(optarg);
+			break;
+		case 'n':
+			o->launches = strtoul(optarg, NULL, 10);
+			break;
+		case 'o':
+			o->csv = optarg;
+			break;
+		case 'G':
+			o->no_grant = true;
+			break;
+		case 'S':
+			o->seed = strtoull(optarg, NULL, 10) | 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (o->sock == NULL || o->interval_ns < 1000000 || optind != argc) {
+		if (o->sock == NULL)
+			fprintf(stderr, "demo_gpu: -s SOCKET or "
+			    "$BWSCHED_SOCKET needed\n");
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+run(struct demo *d)
+{
+	uint64_t	next = now_ns(), end;
+
+	end = next + (uint64_t)(d->o.seconds * 1e9);
+	while (!stop && (d->o.launches ? d->n + d->nospace < d->o.launches :
+	    now_ns() < end)) {
+		sleep_until(next);
+		next += d->o.interval_ns;
+		if (next < now_ns())
+			next = now_ns() + d->o.interval_ns;	/* overran */
+		if (one_launch(d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct demo	d;
+	int			rc = 1;
+
+	if (parse(&d.o, argc, argv) < 0)
+		return 1;
+	d.rng = d.o.seed * 0x9E3779B97F4A7C15ull | 1;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (load_profile(&d) < 0 || map_state(&d, d.o.sock) < 0 ||
+	    connect_daemon(&d) < 0)
+		goto out;
+	if (d.o.csv != NULL && (d.csv = fopen(d.o.csv, "w")) == NULL) {
+		fprintf(stderr, "demo_gpu: %s: %s\n", d.o.csv,
+		    strerror(errno));
+		goto out;
+	}
+	if (d.csv != NULL)
+		fprintf(d.csv, "launch,launch_ns,actual_ns,bound_ns,ratio,"
+		    "be_events\n");
+	if (run(&d) == 0)
+		rc = d.over > 0 ? 3 : 0;
+	summary(&d);
+out:
+	if (d.csv != NULL)
+		fclose(d.csv);
+	if (d.h != NULL)
+		bwc_close(d.h);
+	free(d.gs);
+	free(d.p);
+	return rc;
+}
