@@ -255,10 +255,15 @@ static int reg_kmod_clock(struct regulator *r, uint64_t *period,
 static int reg_kmod_apply(struct regulator *r, uint64_t period,
     const uint64_t *events, unsigned int ncores)
 {
+	uint64_t now_period, boundary;
 	unsigned int i;
 
 	if (ncores != r->ncores || period == BWREG_NO_PERIOD)
 		return -EINVAL;
+	/* a budget for a period that has begun would be applied mid-way */
+	if (reg_kmod_clock(r, &now_period, &boundary) == 0 &&
+	    period <= now_period)
+		return -ETIME;
 	for (i = 0; i < ncores; i++) {
 		struct bwreg_budget *b = &r->pg->budget[r->cores[i]];
 
@@ -277,8 +282,16 @@ static int reg_kmod_set_static(struct regulator *r, const uint64_t *events,
 
 	if (ncores != r->ncores)
 		return -EINVAL;
-	for (i = 0; i < ncores; i++)
+	/*
+	 * The lock holders changed: a dynamic budget already written for
+	 * the next period was decided for the old holders, so withdraw it
+	 * and let that period run on the new static budget (the engine
+	 * decides again for the one after).
+	 */
+	for (i = 0; i < ncores; i++) {
+		store64(&r->pg->budget[r->cores[i]].period, BWREG_NO_PERIOD);
 		store64(&r->pg->static_events[r->cores[i]], events[i]);
+	}
 	return 0;
 }
 
