@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monoclock.h"
 #include "bwsched/bwclient.h"
 #include "bwproto.h"
 #include "cpage.h"
@@ -139,15 +140,6 @@ status_errno(uint64_t st)
 	case BWP_E_RATE:	return -EAGAIN;
 	default:		return -EIO;
 	}
-}
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- connection --------------------------------------------------- */
@@ -1073,7 +1065,7 @@ bwc_launch(bwc_t *h, int kernel, uint64_t stream, uint64_t **bitmap)
 	if (h->pp.map == NULL)
 		return -ENOSPC;
 	rc = cpage_slot_claim(&h->pp, __atomic_load_n(&k->remote,
-	    __ATOMIC_ACQUIRE), stream, k->blocks, now_ns(), bitmap);
+	    __ATOMIC_ACQUIRE), stream, k->blocks, monoclock_ns(), bitmap);
 	if (rc == -E2BIG)
 		return fail(h, rc, "kernel %s: %u blocks, progress slots hold "
 		    "%u", k->name, k->blocks, h->pp.max_blocks);

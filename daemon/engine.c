@@ -10,6 +10,7 @@
 #include "launchlog.h"
 #include "log.h"
 #include "peer.h"
+#include "server.h"
 #include "validate.h"
 
 struct engine {
@@ -92,32 +93,6 @@ notify(void *arg)
 
 /* ---- events ------------------------------------------------------- */
 
-static void
-broadcast(struct bwsched *d, unsigned int topic, struct bwp_writer *w)
-{
-	struct peer	*p;
-	void		*buf;
-	size_t		len;
-
-	buf = bwp_w_finish(w, &len);
-	if (buf == NULL)
-		return;
-	for (p = d->peers; p != NULL; p = p->next)
-		if ((p->topics & topic) && !p->dead)
-			peer_send(p, buf, len);
-	free(buf);
-}
-
-static bool
-anyone(const struct bwsched *d, unsigned int topic)
-{
-	const struct peer	*p;
-
-	for (p = d->peers; p != NULL; p = p->next)
-		if ((p->topics & topic) && !p->dead)
-			return true;
-	return false;
-}
 
 static void
 period_kernels(struct bwp_writer *w, const struct ring_period *r)
@@ -168,7 +143,7 @@ period_event(struct engine *e, const struct ring_period *r)
 	for (i = 0; i < r->ncores; i++)
 		bwp_w_uint(&w, i < RING_MAX_CORES ? r->budget[i] : 0);
 	period_kernels(&w, r);
-	broadcast(e->d, TOPIC_PERIOD, &w);
+	server_broadcast(e->d, TOPIC_PERIOD, &w);
 	bwp_w_free(&w);
 }
 
@@ -178,7 +153,7 @@ launch_event(void *arg, const struct launchlog_rec *r)
 	struct engine		*e = arg;
 	struct bwp_writer	w;
 
-	if (!anyone(e->d, TOPIC_KERNEL))
+	if (!server_anyone(e->d, TOPIC_KERNEL))
 		return;
 	bwp_w_init(&w);
 	bwp_w_kstr(&w, BWP_K_EVENT, "kernel");
@@ -201,7 +176,7 @@ launch_event(void *arg, const struct launchlog_rec *r)
 	bwp_w_kuint(&w, "actual_min_ns", r->actual_min_ns);
 	bwp_w_kint(&w, "slack_ns", r->slack_ns);
 	bwp_w_kstr(&w, "bound_met", r->met);
-	broadcast(e->d, TOPIC_KERNEL, &w);
+	server_broadcast(e->d, TOPIC_KERNEL, &w);
 	bwp_w_free(&w);
 }
 
@@ -232,7 +207,7 @@ async_cb(struct ev_loop *loop, ev_async *w, int revents)
 	struct ring_period	r;
 	struct period_launch	l;
 	const char		*pol = config_policy_name(e->d->cfg.policy);
-	bool			subs = anyone(e->d, TOPIC_PERIOD);
+	bool			subs = server_anyone(e->d, TOPIC_PERIOD);
 
 	while (ring_pop(period_records(e->pe), &r) == 1) {
 		e->last = r;

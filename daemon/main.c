@@ -16,6 +16,7 @@
 
 #include <bwsched/bwsimstate.h>
 
+#include "monoclock.h"
 #include "bwsched.h"
 #include "ceiling.h"
 #include "engine.h"
@@ -33,10 +34,7 @@
 uint64_t
 bwsched_now(void)
 {
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return monoclock_ns();
 }
 
 static void

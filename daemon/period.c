@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monoclock.h"
 #include "lathist.h"
 #include "period.h"
 
@@ -82,15 +83,6 @@ struct period {
 /* ---- clock -------------------------------------------------------- */
 
 static uint64_t
-mono_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t
 thread_cpu_now(void)
 {
 	struct timespec	ts;
@@ -104,7 +96,7 @@ now_ns(const struct period *pe)
 {
 	const struct period_clock	*c = pe->p.clock;
 
-	return c != NULL ? c->now(c->arg) : mono_now();
+	return c != NULL ? c->now(c->arg) : monoclock_ns();
 }
 
 /* Absolute timerfd deadline; the eventfd interrupts it for stop. */

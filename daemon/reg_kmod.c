@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monoclock.h"
 #include "bwreg.h"
 #include "regulator.h"
 
@@ -235,17 +236,12 @@ static int reg_kmod_clock(struct regulator *r, uint64_t *period,
 {
 	uint64_t base = load64(&r->pg->base_ns);
 	uint64_t t = load64(&r->pg->period_ns);
-	uint64_t n = load64(&r->pg->period), now;
-	struct timespec ts;
+	uint64_t n = load64(&r->pg->period), now = monoclock_ns();
 
 	if (t == 0)
 		return -EIO;
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0) {
-		now = (uint64_t)ts.tv_sec * 1000000000ULL +
-		    (uint64_t)ts.tv_nsec;
-		if (now >= base && (now - base) / t > n)
-			n = (now - base) / t;
-	}
+	if (now >= base && (now - base) / t > n)
+		n = (now - base) / t;
 	*period = n;
 	*next_boundary_ns = base + (n + 1) * t;
 	return 0;

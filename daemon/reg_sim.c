@@ -34,6 +34,7 @@
 
 #include <bwsched/bwsimstate.h>
 
+#include "monoclock.h"
 #include "reg_sim.h"
 #include "sim.h"
 
@@ -55,15 +56,6 @@ struct regulator {
 	bool			thr_on;
 	int			stop;		/* atomic */
 };
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- state page ---------------------------------------------------- */
 
@@ -179,7 +171,7 @@ sample(struct regulator *r)
 static void
 advance(struct regulator *r)
 {
-	uint64_t	t = now_ns();
+	uint64_t	t = monoclock_ns();
 	double		to, step;
 
 	to = t > r->epoch ? (double)(t - r->epoch) : 0;
@@ -266,7 +258,7 @@ tick_main(void *arg)
 {
 	struct regulator	*r = arg;
 	struct timespec		ts;
-	uint64_t		t = now_ns();
+	uint64_t		t = monoclock_ns();
 
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
 		t += SIM_TICK_NS;
@@ -276,8 +268,8 @@ tick_main(void *arg)
 		pthread_mutex_lock(&r->mu);
 		advance(r);
 		pthread_mutex_unlock(&r->mu);
-		if (now_ns() > t + 100 * SIM_TICK_NS)
-			t = now_ns();	/* suspended: do not replay ticks */
+		if (monoclock_ns() > t + 100 * SIM_TICK_NS)
+			t = monoclock_ns();	/* suspended: do not replay ticks */
 	}
 	return NULL;
 }
@@ -315,8 +307,8 @@ sim_open(struct regulator **out, const struct reg_config *cfg, char *err,
 		sim_close(r);
 		return e;
 	}
-	r->epoch = now_ns() / cfg->period_ns * cfg->period_ns;
-	r->last_beat = now_ns();
+	r->epoch = monoclock_ns() / cfg->period_ns * cfg->period_ns;
+	r->last_beat = monoclock_ns();
 	pthread_mutex_lock(&r->mu);
 	advance(r);
 	pthread_mutex_unlock(&r->mu);
@@ -403,7 +395,7 @@ static int
 sim_heartbeat(struct regulator *r)
 {
 	pthread_mutex_lock(&r->mu);
-	r->last_beat = now_ns();
+	r->last_beat = monoclock_ns();
 	if (r->failsafe) {
 		/* back from the fail-safe: the static budget again */
 		r->failsafe = false;

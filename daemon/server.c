@@ -162,8 +162,8 @@ server_close(struct bwsched *d)
 		unlink(d->socket_path);
 }
 
-static void
-broadcast(struct bwsched *d, unsigned int topic, struct bwp_writer *w)
+void
+server_broadcast(struct bwsched *d, unsigned int topic, struct bwp_writer *w)
 {
 	struct peer	*p;
 	void		*buf;
@@ -178,13 +178,13 @@ broadcast(struct bwsched *d, unsigned int topic, struct bwp_writer *w)
 	free(buf);
 }
 
-static bool
-anyone(const struct bwsched *d, unsigned int topic)
+bool
+server_anyone(const struct bwsched *d, unsigned int topic)
 {
 	const struct peer	*p;
 
 	for (p = d->peers; p != NULL; p = p->next)
-		if (p->topics & topic)
+		if ((p->topics & topic) && !p->dead)
 			return true;
 	return false;
 }
@@ -197,14 +197,14 @@ server_event_lock(void *arg, const struct task *t, bool locked)
 
 	log_task(LOG_L_DEBUG, t->id, t->pid, "task \"%s\" %s the lock",
 	    t->name, locked ? "takes" : "releases");
-	if (!anyone(d, TOPIC_LOCK))
+	if (!server_anyone(d, TOPIC_LOCK))
 		return;
 	bwp_w_init(&w);
 	bwp_w_kstr(&w, BWP_K_EVENT, "lock");
 	bwp_w_kuint(&w, "task", t->id);
 	bwp_w_kbool(&w, "locked", locked);
 	bwp_w_kuint(&w, "ts_ns", bwsched_now());
-	broadcast(d, TOPIC_LOCK, &w);
+	server_broadcast(d, TOPIC_LOCK, &w);
 	bwp_w_free(&w);
 }
 
@@ -215,7 +215,7 @@ server_event_kernel(void *arg, const struct task *t, const struct kernel *k,
 	struct bwsched		*d = arg;
 	struct bwp_writer	w;
 
-	if (!anyone(d, TOPIC_KERNEL))
+	if (!server_anyone(d, TOPIC_KERNEL))
 		return;
 	bwp_w_init(&w);
 	bwp_w_kstr(&w, BWP_K_EVENT, "kernel");
@@ -225,7 +225,7 @@ server_event_kernel(void *arg, const struct task *t, const struct kernel *k,
 	bwp_w_kstr(&w, "what", what);
 	bwp_w_kuint(&w, "ts_ns", ts_ns);
 	bwp_w_kstr(&w, "name", k->name);
-	broadcast(d, TOPIC_KERNEL, &w);
+	server_broadcast(d, TOPIC_KERNEL, &w);
 	bwp_w_free(&w);
 }
 
@@ -235,13 +235,13 @@ server_event_log(void *arg, int level, const char *msg)
 	struct bwsched		*d = arg;
 	struct bwp_writer	w;
 
-	if (!anyone(d, TOPIC_LOG))
+	if (!server_anyone(d, TOPIC_LOG))
 		return;
 	bwp_w_init(&w);
 	bwp_w_kstr(&w, BWP_K_EVENT, "log");
 	bwp_w_kuint(&w, "level", (uint64_t)level);
 	bwp_w_kstr(&w, "msg", msg);
 	bwp_w_kuint(&w, "ts_ns", bwsched_now());
-	broadcast(d, TOPIC_LOG, &w);
+	server_broadcast(d, TOPIC_LOG, &w);
 	bwp_w_free(&w);
 }

@@ -13,6 +13,12 @@
 int	server_open(struct bwsched *, char *err, size_t errlen);
 void	server_close(struct bwsched *);
 
+/* Send one finished message to every live subscriber of topic. */
+void	server_broadcast(struct bwsched *, unsigned int topic,
+	    struct bwp_writer *);
+/* Whether any live peer subscribes to topic (skip building events). */
+bool	server_anyone(const struct bwsched *, unsigned int topic);
+
 /* tasks hooks and the log hook */
 void	server_event_lock(void *, const struct task *, bool locked);
 void	server_event_kernel(void *, const struct task *,

@@ -49,7 +49,7 @@ make -C "$kdir" M="$(cd "$work/kmod" && pwd)" modules >"$work/kbuild.log" 2>&1 |
 grep -E 'warning:' "$work/kbuild.log" && fail "module build has warnings"
 
 # Static test programs.
-cflags="-std=gnu11 -static -O2 -Wall -Wextra -I$srcdir/kmod/uapi -I$srcdir/daemon"
+cflags="-std=gnu11 -static -O2 -Wall -Wextra -I$srcdir/kmod/uapi -I$srcdir/daemon -I$srcdir/lib"
 $CC $cflags -o "$work/root/bwtest" "$srcdir/tests/kmod/bwtest.c" ||
 	fail "cannot build bwtest"
 $CC $cflags -o "$work/root/regtest" "$srcdir/tests/kmod/regtest.c" \
