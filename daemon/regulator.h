@@ -56,10 +56,19 @@ struct regulator_ops {
 	/* Current period number and CLOCK_MONOTONIC ns of the next boundary. */
 	int	(*clock)(struct regulator *, uint64_t *period,
 		    uint64_t *next_boundary_ns);
-	/* Per-core budgets (events) for exactly that period. */
+	/*
+	 * Per-core budgets (events) for exactly that period; refused (< 0) when
+	 * that period has already begun (the backend then runs it on the
+	 * static budget).  Called from the period thread.
+	 */
 	int	(*apply)(struct regulator *, uint64_t period,
 		    const uint64_t *events, unsigned int ncores);
-	/* Per-core static budgets for periods without a fresh budget. */
+	/*
+	 * Per-core static budgets for periods without a fresh budget.  The
+	 * lock holders changed, so a dynamic budget already handed over for
+	 * a coming period is withdrawn: it was decided for the old holders.
+	 * Called from the event loop, concurrently with apply().
+	 */
 	int	(*set_static)(struct regulator *, const uint64_t *events,
 		    unsigned int ncores);
 	int	(*set_rho)(struct regulator *, double rho);
