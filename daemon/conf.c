@@ -79,7 +79,7 @@ config_defaults(struct config *c)
 	c->period_ns = 1000000;
 	c->lead_ns = 50000;
 	c->policy = POLICY_NOMINAL;
-	/* "kmod" once the module backend exists (see regulator.c) */
+	/* sim: works on any machine; kmod needs the bwreg module loaded */
 	snprintf(c->regulator, sizeof(c->regulator), "sim");
 	snprintf(c->device, sizeof(c->device), "/dev/bwreg");
 	c->priority_ceiling = -1;

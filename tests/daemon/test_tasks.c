@@ -2,8 +2,8 @@
  * test_tasks.c - the task registry without sockets: BWLOCK++ Table 1
  * (streams, copies, explicit lock, task page words OR-ed), the static
  * budget handed to the regulator (smallest Q-bar among holders, minus the
- * overhead, split over the BE cores), the snapshot, and the placeholder
- * sim regulator's record and clock.
+ * overhead, split over the BE cores), the snapshot, and the sim
+ * regulator's clock and statistics.
  */
 #include <config.h>
 
