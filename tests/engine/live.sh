@@ -35,6 +35,11 @@ wait "$TPID" 2>/dev/null
 n=$(($(wc -l < "$T/launches.csv") - 1))
 # about 120 normally; far fewer under a sanitizer on a loaded machine
 [ "$n" -ge 10 ] || fail "only $n launches"
+# a launch the starved client could not follow is reported, not judged;
+# more than one in ten means the sim or the daemon stalled
+ab=$(sed -n 's/.*, \([0-9]*\) abandoned.*/\1/p' "$T/demo.out")
+[ -n "$ab" ] || fail "no abandoned count in the summary"
+[ $((ab * 10)) -le "$n" ] || fail "$ab of $n launches abandoned"
 awk -F, 'NR > 1 && $5 > 1 { bad++ } END { exit bad > 0 }' \
 	"$T/launches.csv" || fail "launch over its bound in the CSV"
 
