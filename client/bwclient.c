@@ -37,7 +37,6 @@
 #include "bwsched/bwclient.h"
 #include "bwproto.h"
 #include "cpage.h"
-#include "creq.h"
 #include "cvalue.h"
 #include "fileio.h"
 #include "msg.h"
@@ -72,6 +71,7 @@ struct bwc {
 	char			 name[BWP_MAX_NAME + 1];
 	uint64_t		 next_id;
 	uint8_t			*rbuf;		/* BWP_RECV_BUF bytes */
+	msgpack_zone		*zone;		/* replies decode here (mu) */
 
 	/* task */
 	bool			 registered;
@@ -167,7 +167,8 @@ drop(bwc_t *h)
 
 /*
  * Send the request in w with fds, wait for its reply (skipping events and
- * stale replies) and parse it into reply.  mu held.  Returns 0, a
+ * stale replies) and parse it into reply, which lives in the handle's zone:
+ * free it before mu is let go or another call is made.  mu held.  Returns 0, a
  * negative errno for a daemon error (reply still parsed, error text in
  * the handle) or -ENOTCONN when the connection is gone.
  */
@@ -180,7 +181,7 @@ call_raw(bwc_t *h, const void *buf, size_t len, uint64_t id, const int *fds,
 	char		 etext[BWP_ERR_MAX];
 	int		 rc;
 
-	bwp_msg_init(reply);
+	bwp_msg_init_zone(reply, h->zone);
 	if (h->sock < 0)
 		return fail(h, -ENOTCONN, "not connected to bwsched at %s",
 		    h->path);
@@ -198,7 +199,7 @@ call_raw(bwc_t *h, const void *buf, size_t len, uint64_t id, const int *fds,
 		if (r.toobig)
 			continue;
 		bwp_msg_free(reply);
-		bwp_msg_init(reply);
+		bwp_msg_init_zone(reply, h->zone);
 		if (bwp_msg_parse(reply, h->rbuf, r.len) != BWP_OK)
 			continue;
 		if (bwp_msg_find(reply, NULL, BWP_K_EVENT) != NULL)
@@ -226,47 +227,35 @@ lost:
 	    strerror(-rc));
 }
 
-/* The same for a request built with a bwp_writer (big or rare ones). */
+/* The same for a request built with a bwp_writer; the caller frees w. */
 static int
 call(bwc_t *h, struct bwp_writer *w, uint64_t id, const int *fds, int nfds,
     struct bwp_msg *reply)
 {
-	void	*buf;
-	size_t	 len;
-	int	 rc;
+	const void	*buf;
+	size_t		 len;
 
 	bwp_msg_init(reply);
 	buf = bwp_w_finish(w, &len);
 	if (buf == NULL)
 		return fail(h, -ENOMEM, "out of memory");
-	rc = call_raw(h, buf, len, id, fds, nfds, reply);
-	free(buf);
-	return rc;
-}
-
-/* A request packed with creq (small, frequent ones). */
-static int
-call_creq(bwc_t *h, struct creq *q, uint64_t id, struct bwp_msg *reply)
-{
-	if (q->overflow) {
-		bwp_msg_init(reply);
-		return fail(h, -EMSGSIZE, "request too long");
-	}
-	return call_raw(h, q->buf, q->len, id, NULL, 0, reply);
+	return call_raw(h, buf, len, id, fds, nfds, reply);
 }
 
 /* A request with no arguments; the reply is discarded. */
 static int
 call_simple(bwc_t *h, enum bwp_op op)
 {
-	struct creq	q;
-	struct bwp_msg	m;
-	uint64_t	id = h->next_id++;
-	int		rc;
+	struct bwp_writer	w;
+	struct bwp_msg		m;
+	uint64_t		id = h->next_id++;
+	int			rc;
 
-	creq_begin(&q, id, op, 0);
-	rc = call_creq(h, &q, id, &m);
+	bwp_w_init(&w);
+	bwp_w_request(&w, id, op);
+	rc = call(h, &w, id, NULL, 0, &m);
 	bwp_msg_free(&m);
+	bwp_w_free(&w);
 	return rc;
 }
 
@@ -437,7 +426,11 @@ bwc_open(const char *path, const char *name, int flags)
 	if (h == NULL)
 		return NULL;
 	h->rbuf = malloc(BWP_RECV_BUF);
-	if (h->rbuf == NULL) {
+	h->zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
+	if (h->rbuf == NULL || h->zone == NULL) {
+		free(h->rbuf);
+		if (h->zone != NULL)
+			msgpack_zone_free(h->zone);
 		free(h);
 		errno = ENOMEM;
 		return NULL;
@@ -499,6 +492,7 @@ bwc_close(bwc_t *h)
 	}
 	pthread_mutex_destroy(&h->mu);
 	free(h->rbuf);
+	msgpack_zone_free(h->zone);
 	if (err_h == h)
 		err_h = NULL;
 	free(h);
@@ -877,18 +871,20 @@ live(bwc_t *h)
 static int
 call_stream(bwc_t *h, enum bwp_op op, const char *key, uint64_t v)
 {
-	struct creq	q;
-	struct bwp_msg	m;
-	uint64_t	id = h->next_id++;
-	int		rc;
+	struct bwp_writer	w;
+	struct bwp_msg		m;
+	uint64_t		id = h->next_id++;
+	int			rc;
 
-	creq_begin(&q, id, op, key != NULL ? 1 : 0);
+	bwp_w_init(&w);
+	bwp_w_request(&w, id, op);
 	if (key != NULL && strcmp(key, "all") == 0)
-		creq_kbool(&q, "all", true);
+		bwp_w_kbool(&w, "all", true);
 	else if (key != NULL)
-		creq_kuint(&q, key, v);
-	rc = call_creq(h, &q, id, &m);
+		bwp_w_kuint(&w, key, v);
+	rc = call(h, &w, id, NULL, 0, &m);
 	bwp_msg_free(&m);
+	bwp_w_free(&w);
 	return rc;
 }
 
@@ -1098,7 +1094,7 @@ bwc_progress_page(bwc_t *h, size_t *size)
 int
 bwc_get(bwc_t *h, const char *key, char *buf, size_t len)
 {
-	struct creq		 q;
+	struct bwp_writer	 w;
 	struct bwp_msg		 m;
 	const msgpack_object	*v;
 	uint64_t		 id;
@@ -1108,9 +1104,11 @@ bwc_get(bwc_t *h, const char *key, char *buf, size_t len)
 		return fail(h, -EINVAL, "bad key");
 	pthread_mutex_lock(&h->mu);
 	id = h->next_id++;
-	creq_begin(&q, id, BWP_OP_GET, 1);
-	creq_kstr(&q, "key", key);
-	rc = call_creq(h, &q, id, &m);
+	bwp_w_init(&w);
+	bwp_w_request(&w, id, BWP_OP_GET);
+	bwp_w_kstr(&w, "key", key);
+	rc = call(h, &w, id, NULL, 0, &m);
+	bwp_w_free(&w);
 	if (rc == 0) {
 		v = bwp_msg_find(&m, NULL, "value");
 		rc = v == NULL ? -EPROTO : cvalue_format(v, buf, len);

@@ -348,7 +348,7 @@ ctl_call(struct ctl *c, struct bwp_writer *w, uint64_t id, struct bwp_msg *m)
 {
 	uint64_t	rid, st;
 	char		err[BWP_ERR_MAX];
-	void		*buf;
+	const void	*buf;
 	size_t		 len;
 	int		 rc;
 
@@ -356,7 +356,6 @@ ctl_call(struct ctl *c, struct bwp_writer *w, uint64_t id, struct bwp_msg *m)
 	if (buf == NULL)
 		die(EX_CONNECT, "out of memory");
 	rc = bwp_wire_send(c->sock, buf, len, NULL, 0, 0);
-	free(buf);
 	bwp_w_free(w);
 	if (rc < 0)
 		die(EX_CONNECT, "send: %s", strerror(-rc));

@@ -117,15 +117,12 @@ fail(const char *what, int code)
 static int
 conn_send(struct conn *c, struct bwp_writer *w)
 {
-	size_t	len;
-	void	*b = bwp_w_finish(w, &len);
-	int	rc;
+	size_t		 len;
+	const void	*b = bwp_w_finish(w, &len);
 
 	if (b == NULL)
 		return -ENOMEM;
-	rc = bwp_wire_send(c->fd, b, len, NULL, 0, 0);
-	free(b);
-	return rc;
+	return bwp_wire_send(c->fd, b, len, NULL, 0, 0);
 }
 
 /* One message within timeout_ms (-1: wait); 1, 0 on timeout, < 0 error. */

@@ -70,8 +70,12 @@ cvalue_format(const msgpack_object *o, char *buf, size_t len)
 		n = snprintf(buf, len, "%s", o->via.boolean ? "true" : "false");
 		break;
 	case MSGPACK_OBJECT_STR:
-		n = snprintf(buf, len, "%.*s", (int)o->via.str.size,
-		    o->via.str.ptr);
+		/* as "%.*s" would, without the printf machinery (hot: get) */
+		n = (int)strnlen(o->via.str.ptr, o->via.str.size);
+		if ((size_t)n >= len)
+			return -ERANGE;
+		memcpy(buf, o->via.str.ptr, (size_t)n);
+		buf[n] = '\0';
 		break;
 	default:
 		return -EPROTO;

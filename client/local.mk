@@ -2,8 +2,7 @@
 
 lib_LTLIBRARIES += client/libbwclient.la
 client_libbwclient_la_SOURCES = client/bwclient.c client/cpage.c \
-	client/cpage.h client/creq.c client/creq.h client/cvalue.c \
-	client/cvalue.h
+	client/cpage.h client/cvalue.c client/cvalue.h
 client_libbwclient_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 client_libbwclient_la_LDFLAGS = $(AM_LDFLAGS) \
 	-version-info $(BWCLIENT_LT_VERSION) -export-symbols-regex '^bwc_'
@@ -31,8 +30,7 @@ CLEANFILES += client/completion/bwctl
 check_PROGRAMS += tests/client/test_cpage
 TESTS += tests/client/test_cpage
 tests_client_test_cpage_SOURCES = tests/client/test_cpage.c client/cpage.c \
-	client/cpage.h client/creq.c client/creq.h client/cvalue.c \
-	client/cvalue.h
+	client/cpage.h client/cvalue.c client/cvalue.h
 tests_client_test_cpage_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_client_test_cpage_LDADD = proto/libbwproto.la $(MSGPACK_LIBS) $(LIBM)
 

@@ -43,17 +43,20 @@ struct bwsched {
 	unsigned int			npeers;
 	uint32_t			next_client;
 	uint8_t				*rbuf;	/* recv buffer */
+	struct msgpack_zone		*zone;	/* decodes every request */
 
 	ev_signal			sig_int, sig_term, sig_hup;
 	ev_timer			tick, watchdog, status_w;
 	char				status_text[128]; /* last STATUS= */
-	ev_prepare			reaper;	/* frees dead peers */
+	ev_prepare			reaper;	/* frees dead peers; on while any */
 };
 
 uint64_t	bwsched_now(void);		/* CLOCK_MONOTONIC ns */
 
 /* Reload the config file (SIGHUP, `reload`); keeps the old one if bad. */
 int		bwsched_reload(struct bwsched *, char *err, size_t errlen);
+/* Poll the tasks' pages (a task was registered). */
+void		bwsched_poll_tasks(struct bwsched *);
 /* The config changed: regulator rho, log level, tasks' budgets. */
 void		bwsched_config_changed(struct bwsched *);
 

@@ -464,6 +464,16 @@ cores_text(const struct config *c, char *out, size_t len)
 	}
 }
 
+/* A string value, cut to fit like snprintf("%s") (get is a hot op). */
+static void
+value_text(struct config_value *v, const char *s)
+{
+	size_t	n = strnlen(s, sizeof(v->s) - 1);
+
+	memcpy(v->s, s, n);
+	v->s[n] = '\0';
+}
+
 int
 config_get(const struct config *c, const char *key, struct config_value *v)
 {
@@ -473,19 +483,20 @@ config_get(const struct config *c, const char *key, struct config_value *v)
 	if (k == NULL)
 		return -1;
 	base = (const char *)c + k->off;
-	memset(v, 0, sizeof(*v));
+	v->u = 0;
+	v->i = 0;
+	v->d = 0;
+	v->s[0] = '\0';
 	v->type = CONFIG_T_STR;
 	switch (k->kind) {
 	case K_STR:
-		snprintf(v->s, sizeof(v->s), "%s", base);
+		value_text(v, base);
 		break;
 	case K_POLICY:
-		snprintf(v->s, sizeof(v->s), "%s",
-		    config_policy_name(c->policy));
+		value_text(v, config_policy_name(c->policy));
 		break;
 	case K_LOGLEVEL:
-		snprintf(v->s, sizeof(v->s), "%s",
-		    config_log_level_name(c->log_level));
+		value_text(v, config_log_level_name(c->log_level));
 		break;
 	case K_CORES:
 		cores_text(c, v->s, sizeof(v->s));

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <msgpack.h>
+
 #include <bwsched/bwsimstate.h>
 
 #include "monoclock.h"
@@ -280,6 +282,22 @@ tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	/* the period engine bumps the heartbeat every period */
 	tasks_update(d->tasks);
+	if (tasks_count(d->tasks) == 0 && tasks_buried(d->tasks) == 0)
+		ev_timer_stop(loop, w);
+}
+
+/*
+ * The page poll runs only while there are tasks, or task records still
+ * waiting to be freed: an idle daemon should not wake 5,000 times a
+ * second, and with no task there is no lock to notice.
+ */
+void
+bwsched_poll_tasks(struct bwsched *d)
+{
+	if (ev_is_active(&d->tick))
+		return;
+	ev_timer_set(&d->tick, TICK_S, TICK_S);
+	ev_timer_start(d->loop, &d->tick);
 }
 
 static void
@@ -320,7 +338,7 @@ start_watchers(struct bwsched *d)
 	}
 	ev_timer_init(&d->tick, tick_cb, TICK_S, TICK_S);
 	d->tick.data = d;
-	ev_timer_start(d->loop, &d->tick);
+	bwsched_poll_tasks(d);	/* stops itself at once when there is none */
 	ev_timer_init(&d->status_w, status_cb, 1, 1);
 	d->status_w.data = d;
 	ev_timer_start(d->loop, &d->status_w);
@@ -418,7 +436,8 @@ setup(struct bwsched *d, bool fg)
 	resolve_group(d);
 	d->loop = ev_default_loop(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
 	d->rbuf = malloc(BWP_RECV_BUF);
-	if (d->loop == NULL || d->rbuf == NULL) {
+	d->zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
+	if (d->loop == NULL || d->rbuf == NULL || d->zone == NULL) {
 		log_msg(LOG_L_ERR, "cannot set up the event loop");
 		return -1;
 	}
@@ -486,5 +505,7 @@ main(int argc, char **argv)
 	if (d.reg != NULL)
 		d.reg_ops->close(d.reg);
 	free(d.rbuf);
+	if (d.zone != NULL)
+		msgpack_zone_free(d.zone);
 	return rc;
 }

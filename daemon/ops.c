@@ -74,6 +74,7 @@ h_task_register(struct peer *p, union req *r, struct bwp_recv *rv,
 		rv->fds[i] = -1;	/* tasks_register closed them */
 	if (st != BWP_OK)
 		return st;
+	bwsched_poll_tasks(p->d);
 	log_task(LOG_L_INFO, p->task->id, p->pid, "task \"%s\" registered "
 	    "(period %llu ns, priority %u, pages %u)", p->task->name,
 	    (unsigned long long)p->task->period_ns, p->task->priority,
@@ -508,7 +509,7 @@ reply(struct peer *p, uint64_t id, int status, const char *err,
     struct bwp_writer *body)
 {
 	struct bwp_writer	e;
-	void			*buf;
+	const void		*buf;
 	size_t			len;
 
 	if (status != BWP_OK) {
@@ -520,14 +521,12 @@ reply(struct peer *p, uint64_t id, int status, const char *err,
 		bwp_w_kuint(body, BWP_K_STATUS, BWP_OK);
 	}
 	buf = bwp_w_finish(body, &len);
+	if (buf == NULL)
+		peer_kill(p, "out of memory");
+	else
+		peer_send(p, buf, len);
 	if (status != BWP_OK)
 		bwp_w_free(&e);
-	if (buf == NULL) {
-		peer_kill(p, "out of memory");
-		return;
-	}
-	peer_send(p, buf, len);
-	free(buf);
 }
 
 /* Status 1-5 are bad input; BWP_BAD_INPUT_LIMIT in a row closes. */
@@ -551,7 +550,7 @@ ops_dispatch(struct peer *p, struct bwp_recv *rv)
 	char			err[ERRLEN] = "";
 	int			st;
 
-	bwp_msg_init(&m);
+	bwp_msg_init_zone(&m, p->d->zone);
 	bwp_w_init(&w);
 	if (rv->toobig)
 		bwp_msg_fail(&m, BWP_E_TOOBIG, "message over %d bytes",
@@ -582,7 +581,7 @@ ops_reject_rate(struct peer *p, struct bwp_recv *rv)
 	struct bwp_msg		m;
 	uint64_t		id = 0;
 
-	bwp_msg_init(&m);
+	bwp_msg_init_zone(&m, p->d->zone);
 	bwp_w_init(&w);
 	if (!rv->toobig && bwp_msg_parse(&m, p->d->rbuf, rv->len) == BWP_OK &&
 	    bwp_get_uint(&m, NULL, BWP_K_ID, true, 0, UINT64_MAX, &id) < 0)

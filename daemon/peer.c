@@ -127,6 +127,7 @@ peer_kill(struct peer *p, const char *why)
 	p->dead = true;
 	ev_io_stop(p->d->loop, &p->rio);
 	ev_io_stop(p->d->loop, &p->wio);
+	ev_prepare_start(p->d->loop, &p->d->reaper);	/* frees it */
 	/* SHUT_RD: a hung-up process loses its lock even before the reaper */
 	shutdown(p->fd, SHUT_RDWR);
 	log_msg(LOG_L_INFO, "client %u (pid %d) closed: %s", p->id,

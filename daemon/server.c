@@ -118,6 +118,8 @@ reaper_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 		if (p->dead)
 			peer_free(p);
 	}
+	/* peer_kill() starts it again: no walk over every peer per loop */
+	ev_prepare_stop(loop, w);
 }
 
 int
@@ -144,7 +146,6 @@ server_open(struct bwsched *d, char *err, size_t errlen)
 	ev_io_start(d->loop, &d->accept_w);
 	ev_prepare_init(&d->reaper, reaper_cb);
 	d->reaper.data = d;
-	ev_prepare_start(d->loop, &d->reaper);
 	return 0;
 }
 
@@ -166,7 +167,7 @@ void
 server_broadcast(struct bwsched *d, unsigned int topic, struct bwp_writer *w)
 {
 	struct peer	*p;
-	void		*buf;
+	const void	*buf;
 	size_t		len;
 
 	buf = bwp_w_finish(w, &len);
@@ -175,7 +176,6 @@ server_broadcast(struct bwsched *d, unsigned int topic, struct bwp_writer *w)
 	for (p = d->peers; p != NULL; p = p->next)
 		if ((p->topics & topic) && !p->dead)
 			peer_send(p, buf, len);
-	free(buf);
 }
 
 bool

@@ -134,14 +134,33 @@ prescan(const uint8_t *p, size_t len, size_t *used, char *err, size_t errlen)
 void
 bwp_msg_init(struct bwp_msg *m)
 {
-	memset(m, 0, sizeof(*m));
-	msgpack_unpacked_init(&m->up);
+	m->zone = NULL;
+	m->zone_lent = false;
+	m->map = NULL;
+	m->status = BWP_OK;
+	m->err[0] = '\0';
+	m->id = 0;
+	m->has_id = false;
+	m->op = (enum bwp_op)0;
+}
+
+void
+bwp_msg_init_zone(struct bwp_msg *m, msgpack_zone *zone)
+{
+	bwp_msg_init(m);
+	m->zone = zone;
+	m->zone_lent = zone != NULL;
 }
 
 void
 bwp_msg_free(struct bwp_msg *m)
 {
-	msgpack_unpacked_destroy(&m->up);
+	if (m->zone_lent)
+		msgpack_zone_clear(m->zone);
+	else if (m->zone != NULL)
+		msgpack_zone_free(m->zone);
+	if (!m->zone_lent)
+		m->zone = NULL;
 	m->map = NULL;
 }
 
@@ -178,14 +197,17 @@ bwp_msg_parse(struct bwp_msg *m, const void *buf, size_t len)
 	if (used != len)
 		return bwp_msg_fail(m, BWP_E_MALFORMED,
 		    "%zu trailing bytes after the message", len - used);
-	r = msgpack_unpack_next(&m->up, buf, len, &off);
+	if (m->zone == NULL &&
+	    (m->zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE)) == NULL)
+		return bwp_msg_fail(m, BWP_E_INTERNAL, "out of memory");
+	r = msgpack_unpack(buf, len, &off, m->zone, &m->obj);
 	if (r != MSGPACK_UNPACK_SUCCESS || off != len)
 		return bwp_msg_fail(m, BWP_E_MALFORMED,
 		    "bad msgpack (decoder error %d)", r);
-	if (m->up.data.type != MSGPACK_OBJECT_MAP)
+	if (m->obj.type != MSGPACK_OBJECT_MAP)
 		return bwp_msg_fail(m, BWP_E_MALFORMED,
 		    "message is not a map");
-	m->map = &m->up.data;
+	m->map = &m->obj;
 	return BWP_OK;
 }
 
@@ -475,9 +497,12 @@ bwp_op_lookup(const char *name, size_t len)
 {
 	int	i;
 
+	if (len == 0)
+		return (enum bwp_op)0;
 	for (i = 1; i < BWP_OP_MAX; i++)
-		if (strlen(op_names[i]) == len &&
-		    memcmp(op_names[i], name, len) == 0)
+		if (op_names[i][0] == name[0] &&
+		    strncmp(op_names[i], name, len) == 0 &&
+		    op_names[i][len] == '\0')
 			return (enum bwp_op)i;
 	return (enum bwp_op)0;
 }
@@ -492,18 +517,80 @@ bwp_status_name(int status)
 
 /* ---- writer ------------------------------------------------------- */
 
+/* msgpack_packer's sink: append, growing to the heap when needed. */
+static int
+w_write(void *data, const char *b, size_t n)
+{
+	struct bwp_writer	*w = data;
+	size_t			 cap;
+	char			*p;
+
+	if (w->nomem)
+		return -1;
+	if (n > w->cap - w->len) {
+		for (cap = w->cap * 2; cap - w->len < n; cap *= 2)
+			if (cap > SIZE_MAX / 4)
+				goto nomem;
+		if ((p = malloc(cap)) == NULL)
+			goto nomem;
+		memcpy(p, w->data, w->len);
+		if (w->data != w->inl)
+			free(w->data);
+		w->data = p;
+		w->cap = cap;
+	}
+	memcpy(w->data + w->len, b, n);
+	w->len += n;
+	return 0;
+nomem:
+	w->nomem = true;
+	return -1;
+}
+
 void
 bwp_w_init(struct bwp_writer *w)
 {
-	msgpack_sbuffer_init(&w->body);
-	msgpack_packer_init(&w->pk, &w->body, msgpack_sbuffer_write);
+	w->data = w->inl;
+	w->cap = sizeof(w->inl);
+	w->len = BWP_W_HDR;
 	w->nkeys = 0;
+	w->nomem = false;
+	msgpack_packer_init(&w->pk, w, w_write);
 }
 
 void
 bwp_w_free(struct bwp_writer *w)
 {
-	msgpack_sbuffer_destroy(&w->body);
+	if (w->data != w->inl)
+		free(w->data);
+	w->data = w->inl;
+	w->cap = sizeof(w->inl);
+	w->len = BWP_W_HDR;
+}
+
+/*
+ * Strings and unsigned integers are most of every message, so they are
+ * encoded here directly (the msgpack spec's str and uint families) when
+ * they fit: msgpack_packer would call w_write twice per item, which was
+ * most of the cost of packing a small request.  Everything else, and
+ * anything that needs the buffer to grow, goes through the packer.
+ */
+static uint8_t *
+w_room(struct bwp_writer *w, size_t n)
+{
+	return n <= w->cap - w->len && !w->nomem ?
+	    (uint8_t *)w->data + w->len : NULL;
+}
+
+static size_t
+be_put(uint8_t *p, uint8_t tag, uint64_t v, unsigned int bytes)
+{
+	unsigned int	i;
+
+	p[0] = tag;
+	for (i = 0; i < bytes; i++)
+		p[1 + i] = (uint8_t)(v >> (8 * (bytes - 1 - i)));
+	return 1 + bytes;
 }
 
 void
@@ -515,8 +602,24 @@ bwp_w_str(struct bwp_writer *w, const char *s)
 void
 bwp_w_strn(struct bwp_writer *w, const char *s, size_t n)
 {
-	msgpack_pack_str(&w->pk, n);
-	msgpack_pack_str_body(&w->pk, s, n);
+	uint8_t	*p = w_room(w, n + 5);
+	size_t	 h;
+
+	if (p == NULL || n > UINT32_MAX) {
+		msgpack_pack_str(&w->pk, n);
+		msgpack_pack_str_body(&w->pk, s, n);
+		return;
+	}
+	if (n <= 31)
+		h = be_put(p, (uint8_t)(0xa0 | n), 0, 0);
+	else if (n <= UINT8_MAX)
+		h = be_put(p, 0xd9, n, 1);
+	else if (n <= UINT16_MAX)
+		h = be_put(p, 0xda, n, 2);
+	else
+		h = be_put(p, 0xdb, n, 4);
+	memcpy(p + h, s, n);
+	w->len += h + n;
 }
 
 void
@@ -529,7 +632,20 @@ bwp_w_key(struct bwp_writer *w, const char *key)
 void
 bwp_w_uint(struct bwp_writer *w, uint64_t v)
 {
-	msgpack_pack_uint64(&w->pk, v);
+	uint8_t	*p = w_room(w, 9);
+
+	if (p == NULL)
+		msgpack_pack_uint64(&w->pk, v);
+	else if (v <= 0x7f)
+		w->len += be_put(p, (uint8_t)v, 0, 0);
+	else if (v <= UINT8_MAX)
+		w->len += be_put(p, 0xcc, v, 1);
+	else if (v <= UINT16_MAX)
+		w->len += be_put(p, 0xcd, v, 2);
+	else if (v <= UINT32_MAX)
+		w->len += be_put(p, 0xce, v, 4);
+	else
+		w->len += be_put(p, 0xcf, v, 8);
 }
 
 void
@@ -612,25 +728,20 @@ bwp_w_kstr(struct bwp_writer *w, const char *key, const char *v)
 	bwp_w_str(w, v);
 }
 
-void *
+const void *
 bwp_w_finish(struct bwp_writer *w, size_t *len)
 {
-	msgpack_sbuffer	hdr;
-	msgpack_packer	pk;
-	uint8_t		*out;
+	uint32_t	 n = w->nkeys;
+	unsigned int	 bytes = n <= 15 ? 0 : n <= UINT16_MAX ? 2 : 4;
+	uint8_t		*p = (uint8_t *)w->data + BWP_W_HDR - 1 - bytes;
 
-	msgpack_sbuffer_init(&hdr);
-	msgpack_packer_init(&pk, &hdr, msgpack_sbuffer_write);
-	msgpack_pack_map(&pk, w->nkeys);
-	out = malloc(hdr.size + w->body.size + 1);
-	if (out != NULL) {
-		memcpy(out, hdr.data, hdr.size);
-		if (w->body.size > 0)
-			memcpy(out + hdr.size, w->body.data, w->body.size);
-		*len = hdr.size + w->body.size;
-	}
-	msgpack_sbuffer_destroy(&hdr);
-	return out;
+	if (w->nomem)
+		return NULL;
+	/* fixmap, map 16 or map 32, ending where the body starts */
+	be_put(p, bytes == 0 ? (uint8_t)(0x80 | n) : bytes == 2 ? 0xde : 0xdf,
+	    n, bytes);
+	*len = w->len - (size_t)(p - (uint8_t *)w->data);
+	return p;
 }
 
 void

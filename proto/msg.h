@@ -2,9 +2,9 @@
  * msg.h - decode, validate and encode one bwsched protocol message
  * (doc/protocol.md).  The reader wraps msgpack-c's unpacked object with
  * typed getters that check type, range, string length and array size and
- * leave a status code and an error text naming the key; the writer wraps
- * msgpack_sbuffer/msgpack_packer and counts the top-level keys itself so
- * callers cannot get the map size wrong.  No daemon or client state here:
+ * leave a status code and an error text naming the key; the writer packs
+ * with msgpack_packer into its own buffer and counts the top-level keys
+ * itself so callers cannot get the map size wrong.  No daemon or client state here:
  * both sides link this.
  */
 #ifndef BWP_MSG_H
@@ -23,7 +23,9 @@
 /* ---- reader ------------------------------------------------------- */
 
 struct bwp_msg {
-	msgpack_unpacked	up;
+	msgpack_zone		*zone;	/* the decoded objects live here */
+	bool			 zone_lent;	/* the caller's: clear, keep */
+	msgpack_object		 obj;
 	const msgpack_object	*map;	/* top-level map once parsed */
 	int			status;	/* of the first error */
 	char			err[BWP_ERR_MAX];
@@ -35,6 +37,12 @@ struct bwp_msg {
 
 void	bwp_msg_init(struct bwp_msg *);
 void	bwp_msg_free(struct bwp_msg *);
+/*
+ * The same, decoding into a zone the caller keeps for many messages
+ * (bwp_msg_free() clears it).  msgpack-c would otherwise allocate and
+ * free a chunk for each message, a good part of a request's cost.
+ */
+void	bwp_msg_init_zone(struct bwp_msg *, msgpack_zone *);
 
 /*
  * Decode len bytes as one msgpack map with nothing after it.  Returns
@@ -101,10 +109,23 @@ const char	*bwp_status_name(int status);
  * arrays take explicit sizes (bwp_w_map/bwp_w_array) and their keys are
  * written with bwp_w_str().
  */
+#define BWP_W_INLINE	512	/* most messages never touch the heap */
+#define BWP_W_HDR	5	/* room kept for the largest map header */
+
+/*
+ * The body is packed after BWP_W_HDR spare bytes, so finishing only
+ * writes the map header in front of it: no copy, and no allocation
+ * until a message outgrows the inline buffer.  The packer points at the
+ * writer, so a writer must not be copied or moved once initialised.
+ */
 struct bwp_writer {
-	msgpack_sbuffer	body;
 	msgpack_packer	pk;
+	char		*data;		/* inl, or the heap once grown */
+	size_t		len;		/* used, header room included */
+	size_t		cap;
 	uint32_t	nkeys;
+	bool		nomem;
+	char		inl[BWP_W_INLINE];
 };
 
 void	bwp_w_init(struct bwp_writer *);
@@ -130,10 +151,11 @@ void	bwp_w_kbool(struct bwp_writer *, const char *key, bool);
 void	bwp_w_kstr(struct bwp_writer *, const char *key, const char *);
 
 /*
- * Build the message: map header with the counted keys, then the body.
- * Returns a malloc'ed buffer (caller frees) or NULL on allocation failure.
+ * Put the map header with the counted keys in front of the body and
+ * return the whole message, which stays valid until the writer is
+ * written to again or freed; NULL when memory ran out on the way.
  */
-void	*bwp_w_finish(struct bwp_writer *, size_t *len);
+const void	*bwp_w_finish(struct bwp_writer *, size_t *len);
 
 /* Start a request {"v":1,"id":id,"op":op} / reply {"id","status"[,"error"]}. */
 void	bwp_w_request(struct bwp_writer *, uint64_t id, enum bwp_op);

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "cpage.h"
-#include "creq.h"
 #include "cvalue.h"
 #include "msg.h"
 #include "wire.h"
@@ -221,22 +220,19 @@ test_progress(void)
 }
 
 /* Encode one value with cvalue_write and decode it back. */
-/* The decoded strings point into *bufp: free it after the message. */
+/* The decoded strings point into w: free it after the message. */
 static msgpack_object_type
-roundtrip(const char *text, struct bwp_msg *m, void **bufp)
+roundtrip(const char *text, struct bwp_msg *m, struct bwp_writer *w)
 {
-	struct bwp_writer	w;
 	const msgpack_object	*v;
-	void			*buf;
+	const void		*buf;
 	size_t			 len;
 
-	bwp_w_init(&w);
-	bwp_w_key(&w, "value");
-	cvalue_write(&w, text);
-	buf = bwp_w_finish(&w, &len);
-	bwp_w_free(&w);
+	bwp_w_init(w);
+	bwp_w_key(w, "value");
+	cvalue_write(w, text);
+	buf = bwp_w_finish(w, &len);
 	bwp_msg_init(m);
-	*bufp = buf;
 	if (buf == NULL || bwp_msg_parse(m, buf, len) != BWP_OK)
 		return MSGPACK_OBJECT_NIL;
 	v = bwp_msg_find(m, NULL, "value");
@@ -246,9 +242,9 @@ roundtrip(const char *text, struct bwp_msg *m, void **bufp)
 static void
 check_value(const char *text, msgpack_object_type type, const char *back)
 {
-	struct bwp_msg	m;
-	char		buf[64];
-	void		*wire;
+	struct bwp_writer	wire;
+	struct bwp_msg		m;
+	char			buf[64];
 
 	if (roundtrip(text, &m, &wire) != type) {
 		fprintf(stderr, "FAIL: '%s' not encoded as type %d\n", text,
@@ -266,7 +262,7 @@ check_value(const char *text, msgpack_object_type type, const char *back)
 		}
 	}
 	bwp_msg_free(&m);
-	free(wire);
+	bwp_w_free(&wire);
 }
 
 static void
@@ -298,49 +294,43 @@ test_values(void)
 	CHECK(cvalue_format(&o, small, sizeof(small)) == -EPROTO);
 }
 
-/* creq's requests are what the daemon's request parser expects. */
+/* The client's requests are what the daemon's request parser expects. */
 static void
-test_creq(void)
+test_requests(void)
 {
-	struct creq	q;
-	struct bwp_msg	m;
-	uint64_t	u;
-	char		key[64];
-	bool		b;
-	int		i;
+	struct bwp_writer	 w;
+	struct bwp_msg		 m;
+	const void		*buf;
+	size_t			 len;
+	uint64_t		 u;
+	char			 key[64];
+	bool			 b;
 
-	creq_begin(&q, 77, BWP_OP_GET, 1);
-	creq_kstr(&q, "key", "policy");
-	CHECK(!q.overflow);
+	bwp_w_init(&w);
+	bwp_w_request(&w, 77, BWP_OP_GET);
+	bwp_w_kstr(&w, "key", "policy");
+	buf = bwp_w_finish(&w, &len);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_request(&m, q.buf, q.len) == BWP_OK);
+	CHECK(buf != NULL && bwp_msg_request(&m, buf, len) == BWP_OK);
 	CHECK(m.id == 77 && m.has_id && m.op == BWP_OP_GET);
 	CHECK(bwp_get_str(&m, NULL, "key", true, 1, 31, key) == 1);
 	CHECK(strcmp(key, "policy") == 0);
 	bwp_msg_free(&m);
+	bwp_w_free(&w);
 
-	creq_begin(&q, UINT64_MAX, BWP_OP_STREAM_SYNC, 2);
-	creq_kbool(&q, "all", true);
-	creq_kuint(&q, "stream", 1ull << 40);
+	bwp_w_init(&w);
+	bwp_w_request(&w, UINT64_MAX, BWP_OP_STREAM_SYNC);
+	bwp_w_kbool(&w, "all", true);
+	bwp_w_kuint(&w, "stream", 1ull << 40);
+	buf = bwp_w_finish(&w, &len);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_request(&m, q.buf, q.len) == BWP_OK);
+	CHECK(buf != NULL && bwp_msg_request(&m, buf, len) == BWP_OK);
 	CHECK(m.id == UINT64_MAX && m.op == BWP_OP_STREAM_SYNC);
 	CHECK(bwp_get_bool(&m, NULL, "all", true, &b) == 1 && b);
 	CHECK(bwp_get_uint(&m, NULL, "stream", true, 0, UINT64_MAX, &u) == 1);
 	CHECK(u == 1ull << 40);
 	bwp_msg_free(&m);
-
-	/* a key count that lies is caught by the decoder, not sent blind */
-	creq_begin(&q, 1, BWP_OP_LOCK, 1);
-	bwp_msg_init(&m);
-	CHECK(bwp_msg_request(&m, q.buf, q.len) == BWP_E_MALFORMED);
-	bwp_msg_free(&m);
-
-	/* overflow is reported, never written past the buffer */
-	creq_begin(&q, 1, BWP_OP_GET, 40);
-	for (i = 0; i < 40; i++)
-		creq_kstr(&q, "key", "0123456789012345678901234567890");
-	CHECK(q.overflow && q.len <= CREQ_MAX);
+	bwp_w_free(&w);
 }
 
 int
@@ -351,7 +341,7 @@ main(void)
 	test_threads();
 	test_progress();
 	test_values();
-	test_creq();
+	test_requests();
 	if (failures > 0) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

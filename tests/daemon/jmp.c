@@ -158,10 +158,11 @@ jmp_message(const char *json, size_t *len)
 	void			*buf = NULL;
 
 	bwp_w_init(&w);
-	if (jmp_pack(&w, json) == 0 &&
-	    (buf = malloc(w.body.size + 1)) != NULL) {
-		memcpy(buf, w.body.data, w.body.size);
-		*len = w.body.size;
+	/* the raw packing, without the counted map header of finish */
+	if (jmp_pack(&w, json) == 0 && !w.nomem &&
+	    (buf = malloc(w.len - BWP_W_HDR + 1)) != NULL) {
+		memcpy(buf, w.data + BWP_W_HDR, w.len - BWP_W_HDR);
+		*len = w.len - BWP_W_HDR;
 	}
 	bwp_w_free(&w);
 	return buf;

@@ -41,15 +41,12 @@ tc_connect(const char *path)
 int
 tc_send(int fd, struct bwp_writer *w, const int *fds, int nfds)
 {
-	size_t	len;
-	void	*buf = bwp_w_finish(w, &len);
-	int	r;
+	size_t		 len;
+	const void	*buf = bwp_w_finish(w, &len);
+	int		 r;
 
+	r = buf != NULL ? bwp_wire_send(fd, buf, len, fds, nfds, 0) : -1;
 	bwp_w_free(w);
-	if (buf == NULL)
-		return -1;
-	r = bwp_wire_send(fd, buf, len, fds, nfds, 0);
-	free(buf);
 	return r;
 }
 

@@ -267,14 +267,13 @@ writer(void)
 	double			d;
 	char			s[16];
 	size_t			len;
-	void			*buf;
+	const void		*buf;
 
 	bwp_w_init(&w);
 	bwp_w_reply(&w, 42, BWP_E_STATE, "nope");
 	bwp_w_kdouble(&w, "q", 0.25);
 	bwp_w_kstr(&w, "s", "abc");
 	buf = bwp_w_finish(&w, &len);
-	bwp_w_free(&w);
 	bwp_msg_init(&m);
 	CHECK(bwp_msg_parse(&m, buf, len) == BWP_OK, "writer output parses");
 	CHECK(m.map->via.map.size == 5, "five keys counted");
@@ -293,7 +292,131 @@ writer(void)
 	    strcmp(bwp_op_name(BWP_OP_STREAM_SYNC), "stream.sync") == 0,
 	    "names");
 	bwp_msg_free(&m);
-	free(buf);
+	bwp_w_free(&w);
+}
+
+/*
+ * Past the inline buffer and past each map-header size: n keys whose
+ * values are long enough to push the body onto the heap when big.
+ */
+static void
+writer_sized(uint32_t n, size_t vlen, msgpack_zone *zone)
+{
+	struct bwp_writer	w;
+	struct bwp_msg		m;
+	const void		*buf;
+	char			key[16], *val, got[16];
+	uint32_t		i;
+	size_t			len;
+	bool			ok = true;
+
+	val = malloc(vlen + 1);
+	memset(val, 'x', vlen);
+	val[vlen] = '\0';
+	bwp_w_init(&w);
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "k%u", i);
+		bwp_w_kstr(&w, key, i == n - 1 ? val : "v");
+	}
+	buf = bwp_w_finish(&w, &len);
+	bwp_msg_init_zone(&m, zone);
+	if (buf != NULL && len > BWP_MAX_MSG) {
+		/* past the protocol limit: check the encoding itself */
+		size_t	off = 0;
+
+		if (m.zone == NULL)
+			m.zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
+		CHECK(msgpack_unpack(buf, len, &off, m.zone, &m.obj) ==
+		    MSGPACK_UNPACK_SUCCESS && off == len, "big output decodes");
+		m.map = m.obj.type == MSGPACK_OBJECT_MAP ? &m.obj : NULL;
+	} else {
+		CHECK(buf != NULL && bwp_msg_parse(&m, buf, len) == BWP_OK,
+		    "sized writer output parses");
+	}
+	CHECK(m.map != NULL && m.map->via.map.size == n, "sized: map size");
+	for (i = 0; m.map != NULL && i + 1 < n && ok; i += n / 7 + 1) {
+		snprintf(key, sizeof(key), "k%u", i);
+		ok = bwp_get_str(&m, NULL, key, true, 1, 1, got) == 1 &&
+		    strcmp(got, "v") == 0;
+	}
+	CHECK(ok, "sized: keys read back");
+	snprintf(key, sizeof(key), "k%u", n - 1);
+	CHECK(m.map != NULL && bwp_msg_find(&m, NULL, key) != NULL &&
+	    bwp_msg_find(&m, NULL, key)->via.str.size == vlen,
+	    "sized: the long value");
+	bwp_msg_free(&m);
+	bwp_w_free(&w);
+	free(val);
+}
+
+/* The writer's own str/uint encoding against msgpack-c's packer. */
+static void
+writer_same(bool str, uint64_t v)
+{
+	struct bwp_writer	w;
+	msgpack_sbuffer		sb;
+	msgpack_packer		pk;
+	const void		*buf;
+	size_t			len;
+	char			*s = NULL;
+
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_map(&pk, 1);
+	msgpack_pack_str(&pk, 1);
+	msgpack_pack_str_body(&pk, "k", 1);
+	bwp_w_init(&w);
+	if (str) {
+		s = malloc(v + 1);
+		memset(s, 's', v);
+		s[v] = '\0';
+		msgpack_pack_str(&pk, v);
+		msgpack_pack_str_body(&pk, s, v);
+		bwp_w_kstr(&w, "k", s);
+	} else {
+		msgpack_pack_uint64(&pk, v);
+		bwp_w_kuint(&w, "k", v);
+	}
+	buf = bwp_w_finish(&w, &len);
+	if (buf == NULL || len != sb.size || memcmp(buf, sb.data, len) != 0) {
+		fprintf(stderr, "FAIL: %s %llu encoded differently from "
+		    "msgpack-c\n", str ? "string of length" : "uint",
+		    (unsigned long long)v);
+		failures++;
+	}
+	bwp_w_free(&w);
+	msgpack_sbuffer_destroy(&sb);
+	free(s);
+}
+
+static void
+writer_encodings(void)
+{
+	static const uint64_t	u[] = { 0, 1, 0x7f, 0x80, 0xff, 0x100,
+	    0xffff, 0x10000, 0xffffffffull, 0x100000000ull, UINT64_MAX };
+	static const uint64_t	n[] = { 0, 1, 31, 32, 255, 256, 400, 600,
+	    65535, 65536, 70000 };
+	size_t			i;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		writer_same(false, u[i]);
+	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+		writer_same(true, n[i]);
+}
+
+static void
+writer_sizes(void)
+{
+	msgpack_zone	*zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
+
+	writer_sized(1, 10, NULL);
+	writer_sized(15, 400, zone);		/* fixmap, just inline */
+	writer_sized(16, 600, zone);		/* map 16, heap */
+	writer_sized(40, 60000, zone);		/* grows several times */
+	writer_sized(300, 70000, zone);		/* past BWP_MAX_MSG */
+	writer_sized(65536, 3, zone);		/* map 32 */
+	writer_sized(2, 5, zone);		/* the zone is reusable */
+	msgpack_zone_free(zone);
 }
 
 static int
@@ -414,6 +537,8 @@ main(void)
 	decoded_values();
 	raw();
 	writer();
+	writer_sizes();
+	writer_encodings();
 	pages();
 	framing();
 	if (failures == 0)
