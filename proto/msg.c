@@ -527,6 +527,8 @@ w_write(void *data, const char *b, size_t n)
 
 	if (w->nomem)
 		return -1;
+	if (n == 0)
+		return 0;	/* an empty body may come with a NULL pointer */
 	if (n > w->cap - w->len) {
 		for (cap = w->cap * 2; cap - w->len < n; cap *= 2)
 			if (cap > SIZE_MAX / 4)
@@ -618,7 +620,8 @@ bwp_w_strn(struct bwp_writer *w, const char *s, size_t n)
 		h = be_put(p, 0xda, n, 2);
 	else
 		h = be_put(p, 0xdb, n, 4);
-	memcpy(p + h, s, n);
+	if (n > 0)
+		memcpy(p + h, s, n);
 	w->len += h + n;
 }
 
