@@ -42,6 +42,11 @@
 #define SIM_IDLE_NS	10000000ull	/* the same while the lock is free */
 #define SIM_TASKS_ENV	"BWSCHED_SIM_TASKS"
 
+_Static_assert(BWSIM_HISTORY_OFFSET + sizeof(struct bwsim_history) <=
+    BWSIM_STATE_SIZE, "the sim history does not fit the state file");
+_Static_assert(sizeof(struct bwsim_state) <= BWSIM_HISTORY_OFFSET,
+    "the sim state overlaps its history");
+
 struct regulator {
 	pthread_mutex_t		mu;
 	struct reg_config	cfg;

@@ -28,9 +28,14 @@
 #include <string.h>
 
 #define BWSIM_STATE_MAGIC	0x53535742u	/* "BWSS" */
-#define BWSIM_STATE_VERSION	1
-#define BWSIM_STATE_SIZE	16384
-#define BWSIM_HISTORY		512	/* samples of the traffic integral */
+#define BWSIM_STATE_VERSION	2	/* 2: history of 8192 samples */
+#define BWSIM_STATE_SIZE	139264	/* the history ends at 135,232 */
+/*
+ * Samples of the traffic integral: 8192 of at most 20 us are 164 ms, so
+ * a client descheduled for a long time on a loaded machine still finds
+ * its launch instant (512, about 10 ms, was not enough on a busy VM).
+ */
+#define BWSIM_HISTORY		8192
 #define BWSIM_HISTORY_OFFSET	4096	/* where struct bwsim_history is */
 #define BWSIM_HISTORY_STEP_NS	20000	/* the model advances by at most this */
 #define BWSIM_STATE_MAX_CORES	16
@@ -123,31 +128,53 @@ bwsim_history(const struct bwsim_state *m)
  * around it.  0, or -1 when t is not covered (too old, or not reached
  * yet: retry later).
  */
+static inline double
+bwsim_sample_t(const struct bwsim_history *h, uint64_t i)
+{
+	struct bwsim_sample	x;
+
+	memcpy(&x, (const void *)&h->s[i % BWSIM_HISTORY], sizeof(x));
+	return x.t_ns;
+}
+
 static inline int
 bwsim_history_at(const struct bwsim_state *m, double t, double *traffic)
 {
 	const struct bwsim_history	*h = bwsim_history(m);
 	struct bwsim_sample		a, b;
-	uint64_t			n, i;
+	uint64_t			n, lo, hi, mid;
 
+	/*
+	 * Binary search for the first sample at or after t among those the
+	 * writer cannot reach while we look (8 to spare); a sample it
+	 * overwrote meanwhile can only mislead the search into a pair that
+	 * fails the checks below, which then say "retry".
+	 */
 	n = __atomic_load_n(&h->count, __ATOMIC_ACQUIRE);
-	for (i = n; i > 1 && n - i < BWSIM_HISTORY - 8; i--) {
-		memcpy(&b, (const void *)&h->s[(i - 1) % BWSIM_HISTORY],
-		    sizeof(b));
-		memcpy(&a, (const void *)&h->s[(i - 2) % BWSIM_HISTORY],
-		    sizeof(a));
-		if (a.t_ns > t || b.t_ns < t)
-			continue;
-		/* the writer may have lapped us while we copied */
-		if (__atomic_load_n(&h->count, __ATOMIC_ACQUIRE) - (i - 2) >=
-		    BWSIM_HISTORY - 1)
-			return -1;
-		*traffic = b.t_ns > a.t_ns ? a.traffic_ns + (b.traffic_ns -
-		    a.traffic_ns) * (t - a.t_ns) / (b.t_ns - a.t_ns) :
-		    a.traffic_ns;
-		return 0;
+	if (n < 2)
+		return -1;
+	lo = n > BWSIM_HISTORY - 8 ? n - (BWSIM_HISTORY - 8) : 1;
+	hi = n - 1;
+	if (bwsim_sample_t(h, hi) < t)
+		return -1;		/* not reached yet */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (bwsim_sample_t(h, mid) < t)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return -1;
+	memcpy(&b, (const void *)&h->s[lo % BWSIM_HISTORY], sizeof(b));
+	memcpy(&a, (const void *)&h->s[(lo - 1) % BWSIM_HISTORY], sizeof(a));
+	if (a.t_ns > t || b.t_ns < t)
+		return -1;		/* too old, or lapped */
+	/* the writer may have lapped us while we copied */
+	if (__atomic_load_n(&h->count, __ATOMIC_ACQUIRE) - (lo - 1) >=
+	    BWSIM_HISTORY - 1)
+		return -1;
+	*traffic = b.t_ns > a.t_ns ? a.traffic_ns + (b.traffic_ns -
+	    a.traffic_ns) * (t - a.t_ns) / (b.t_ns - a.t_ns) : a.traffic_ns;
+	return 0;
 }
 
 #endif /* BWSCHED_BWSIMSTATE_H */

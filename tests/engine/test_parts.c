@@ -1,14 +1,18 @@
 /*
  * test_parts.c - the engine's small parts: the SPSC ring (order, full,
  * drops, wrap-around, a producer and a consumer thread), the lateness
- * histogram's percentiles, and a finished launch's statistics.
+ * histogram's percentiles, a finished launch's statistics, and the sim
+ * state's history lookup (bwsimstate.h) against a plain scan.
  */
 #include <config.h>
 
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <bwsched/bwsimstate.h>
 
 #include "lathist.h"
 #include "launchlog.h"
@@ -137,10 +141,85 @@ test_launch(void)
 	CHECK(r.q_mean == 0 && r.q_std == 0, "no periods");
 }
 
+/* Sample i at t = 1000 i + 500 (i odd: uneven spacing), traffic 3 i. */
+static void
+hist_fill(struct bwsim_history *h, uint64_t count)
+{
+	uint64_t	i;
+
+	for (i = 0; i < count; i++) {
+		h->s[i % BWSIM_HISTORY].t_ns = 1000.0 * (double)i +
+		    (i & 1 ? 500 : 0);
+		h->s[i % BWSIM_HISTORY].traffic_ns = 3.0 * (double)i;
+	}
+	h->count = count;
+}
+
+/* The expected answer, by walking every usable pair. */
+static int
+hist_scan(const struct bwsim_history *h, double t, double *out)
+{
+	const struct bwsim_sample	*a, *b;
+	uint64_t			 j, n = h->count;
+
+	for (j = n - 1; j >= 1 && n - j <= BWSIM_HISTORY - 8; j--) {
+		b = &h->s[j % BWSIM_HISTORY];
+		a = &h->s[(j - 1) % BWSIM_HISTORY];
+		if (a->t_ns <= t && t <= b->t_ns) {
+			*out = b->t_ns > a->t_ns ? a->traffic_ns +
+			    (b->traffic_ns - a->traffic_ns) * (t - a->t_ns) /
+			    (b->t_ns - a->t_ns) : a->traffic_ns;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void
+test_history(void)
+{
+	static const uint64_t	counts[] = { 0, 1, 2, 3, 100,
+	    BWSIM_HISTORY - 1, BWSIM_HISTORY, BWSIM_HISTORY + 7,
+	    5 * BWSIM_HISTORY + 123 };
+	char			*page = calloc(1, BWSIM_STATE_SIZE);
+	struct bwsim_history	*h = (struct bwsim_history *)(void *)
+	    (page + BWSIM_HISTORY_OFFSET);
+	const struct bwsim_state *m = (const struct bwsim_state *)(void *)page;
+	double			 t, got, want, hi;
+	size_t			 c;
+	int			 k, rg, rw, bad = 0;
+
+	for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		hist_fill(h, counts[c]);
+		hi = 1000.0 * (double)counts[c] + 2000;
+		for (k = 0; k < 4000; k++) {
+			t = k < 3 ? (k == 0 ? -1 : k == 1 ? 0 : hi) :
+			    hi * (double)rand() / RAND_MAX;
+			if (k % 7 == 0)		/* exactly on a sample */
+				t = 1000.0 * (double)(rand() %
+				    (counts[c] + 1));
+			rg = bwsim_history_at(m, t, &got);
+			rw = counts[c] < 2 ? -1 : hist_scan(h, t, &want);
+			if (rg != rw || (rg == 0 && fabs(got - want) > 1e-9))
+				bad++;
+		}
+	}
+	CHECK(bad == 0, "history lookup disagrees with a scan %d times", bad);
+	/* sample 3H-2 is even and the next one 1500 ns later: 1/6 of 3 */
+	hist_fill(h, 3 * BWSIM_HISTORY);
+	CHECK(bwsim_history_at(m, 1000.0 * (3 * BWSIM_HISTORY - 2) + 250,
+	    &got) == 0 && fabs(got - 3.0 * (3 * BWSIM_HISTORY - 2) - 0.5) <
+	    1e-9, "interpolates between the newest samples");
+	CHECK(bwsim_history_at(m, 1000.0 * (2 * BWSIM_HISTORY), &got) < 0,
+	    "an instant the ring has dropped is refused");
+	free(page);
+}
+
 int
 main(void)
 {
 	test_ring();
+	test_history();
 	test_ring_threads();
 	test_hist();
 	test_launch();
