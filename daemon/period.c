@@ -78,7 +78,10 @@ struct period {
 	uint64_t		bad_slots;
 	uint64_t		nlaunches;	/* retired */
 	uint64_t		redecided;	/* holders moved mid-decision */
+	unsigned int		quiet;		/* periods not notified */
 };
+
+#define PERIOD_QUIET_NOTIFY	16
 
 /* ---- clock -------------------------------------------------------- */
 
@@ -450,12 +453,12 @@ account(struct period *pe, unsigned int nk, const struct decide_output *o,
 	}
 }
 
-/* Launches not seen running this period have ended. */
-static void
+/* Launches not seen running this period have ended; how many. */
+static unsigned int
 retire(struct period *pe, uint64_t now)
 {
 	struct launch	*l;
-	unsigned int	i;
+	unsigned int	i, n = 0;
 
 	for (i = 0; i < PERIOD_MAX_LAUNCHES; i++) {
 		l = &pe->l[i];
@@ -468,7 +471,9 @@ retire(struct period *pe, uint64_t now)
 		ring_push(pe->launches, &l->rec);
 		pe->nlaunches++;
 		l->used = false;
+		n++;
 	}
+	return n;
 }
 
 /* ---- one period --------------------------------------------------- */
@@ -572,7 +577,7 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	struct decide_output	o;
 	unsigned int		nh, nk, i, tries;
 	uint64_t		c0 = thread_cpu_now(), gen;
-	bool			late, ok;
+	bool			late, ok, news;
 
 	pthread_mutex_lock(&pe->mu);
 	dc.bwmax_events = pe->p.bwmax_events;
@@ -618,7 +623,7 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	account(pe, nk, &o, late, woke);
 	record(pe, &o, late, nh, nk, dc.ncores);
 	pe->p.src.release(pe->p.src.arg);
-	retire(pe, woke);
+	news = retire(pe, woke) > 0 || nh > 0;
 	pe->rec.period = target;
 	pe->rec.t_ns = woke;
 	pe->rec.boundary_ns = boundary;
@@ -628,8 +633,16 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	ring_push(pe->records, &pe->rec);
 	update_stats(pe, &o, late, woke > deadline ? woke - deadline : 0,
 	    pe->rec.cost_ns);
-	if (pe->p.notify != NULL)
+	/*
+	 * With no holder and no launch ending, the records only feed status
+	 * and subscribers: drained every PERIOD_QUIET_NOTIFY periods, an
+	 * idle daemon does not wake its loop every period.
+	 */
+	if (pe->p.notify != NULL && (news ||
+	    ++pe->quiet >= PERIOD_QUIET_NOTIFY)) {
+		pe->quiet = 0;
 		pe->p.notify(pe->p.notify_arg);
+	}
 }
 
 /*

@@ -17,7 +17,8 @@
  *
  * Threads.  The engine thread only reads the pages, calls the backend
  * and writes two SPSC rings (ring.h): one ring_period per period and one
- * period_launch per finished kernel launch; after each period it calls
+ * period_launch per finished kernel launch; after each period with a
+ * holder or a finished launch, and every 16th period otherwise, it calls
  * notify() (an ev_async in the daemon) so the event loop drains them.
  * Everything the loop changes at run time (policy, overhead, SMOOTH's a)
  * goes through period_set_policy(), under the engine's mutex.  The

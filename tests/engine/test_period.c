@@ -230,7 +230,7 @@ set_holder(unsigned int i, uint32_t task, double qbar, bool progress)
 /* ---- tests --------------------------------------------------------- */
 
 static struct period *
-engine(enum decide_policy pol)
+engine_notify(enum decide_policy pol, void (*notify)(void *))
 {
 	struct period_params	p;
 	struct period		*pe;
@@ -251,11 +251,18 @@ engine(enum decide_policy pol)
 	p.smooth_a = 0.3;
 	p.policy = pol;
 	p.cpu = -1;
+	p.notify = notify;
 	pe = period_new(&p, err, sizeof(err));
 	CHECK(pe != NULL, "period_new: %s", err);
 	memset(&fr, 0, sizeof(fr));
 	nholders = 0;
 	return pe;
+}
+
+static struct period *
+engine(enum decide_policy pol)
+{
+	return engine_notify(pol, NULL);
 }
 
 static uint64_t
@@ -362,6 +369,38 @@ test_static_and_min(void)
 	nholders = 0;
 	period_run_once(pe);
 	CHECK(fr.events[0] == REG_UNLIMITED, "released: unregulated again");
+	period_free(pe);
+}
+
+static unsigned int	notifies;
+
+static void
+count_notify(void *arg)
+{
+	notifies++;
+}
+
+/* The loop is woken each period with a holder, every 16th without. */
+static void
+test_notify(void)
+{
+	struct period	*pe = engine_notify(DECIDE_GREEDY, count_notify);
+	int		i;
+
+	if (pe == NULL)
+		return;
+	fake_now = 5 * T;
+	notifies = 0;
+	for (i = 0; i < 32; i++)
+		period_run_once(pe);
+	CHECK(notifies == 2, "idle: %u wake-ups in 32 periods", notifies);
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
+	notifies = 0;
+	for (i = 0; i < 3; i++)
+		period_run_once(pe);
+	CHECK(notifies == 3, "held: %u wake-ups in 3 periods", notifies);
+	nholders = 0;
 	period_free(pe);
 }
 
@@ -505,6 +544,7 @@ main(void)
 	test_tagging();
 	test_late();
 	test_static_and_min();
+	test_notify();
 	test_moved();
 	test_progress();
 	test_validation();
