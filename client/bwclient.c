@@ -176,6 +176,7 @@ static int
 call_raw(bwc_t *h, const void *buf, size_t len, uint64_t id, const int *fds,
     int nfds, struct bwp_msg *reply)
 {
+	const msgpack_object	*o;
 	struct bwp_recv	 r;
 	uint64_t	 rid, st;
 	char		 etext[BWP_ERR_MAX];
@@ -202,15 +203,17 @@ call_raw(bwc_t *h, const void *buf, size_t len, uint64_t id, const int *fds,
 		bwp_msg_init_zone(reply, h->zone);
 		if (bwp_msg_parse(reply, h->rbuf, r.len) != BWP_OK)
 			continue;
-		if (bwp_msg_find(reply, NULL, BWP_K_EVENT) != NULL)
+		if (bwp_msg_known(reply, BWP_KN_EVENT) != NULL)
 			continue;
-		if (bwp_get_uint(reply, NULL, BWP_K_ID, true, 0, UINT64_MAX,
-		    &rid) != 1 || rid != id)
+		o = bwp_msg_known(reply, BWP_KN_ID);
+		if (o == NULL || bwp_obj_uint(reply, o, BWP_K_ID, 0,
+		    UINT64_MAX, &rid) < 0 || rid != id)
 			continue;	/* a late reply to a timed-out call */
 		break;
 	}
-	if (bwp_get_uint(reply, NULL, BWP_K_STATUS, true, 0, UINT64_MAX,
-	    &st) != 1)
+	o = bwp_msg_known(reply, BWP_KN_STATUS);
+	if (o == NULL || bwp_obj_uint(reply, o, BWP_K_STATUS, 0, UINT64_MAX,
+	    &st) < 0)
 		return fail(h, -EPROTO, "reply without a status");
 	if (st == BWP_OK)
 		return 0;

@@ -142,6 +142,7 @@ bwp_msg_init(struct bwp_msg *m)
 	m->id = 0;
 	m->has_id = false;
 	m->op = (enum bwp_op)0;
+	memset(m->known, 0, sizeof(m->known));
 }
 
 void
@@ -178,6 +179,45 @@ bwp_msg_fail(struct bwp_msg *m, int status, const char *fmt, ...)
 	return status;
 }
 
+#define KNOWN(k)	{ k, sizeof(k) - 1 }
+
+static const struct {
+	const char	*name;
+	uint32_t	 len;
+} known_keys[BWP_KN_MAX] = {
+	[BWP_KN_VERSION] = KNOWN(BWP_K_VERSION),
+	[BWP_KN_ID] = KNOWN(BWP_K_ID),
+	[BWP_KN_OP] = KNOWN(BWP_K_OP),
+	[BWP_KN_STATUS] = KNOWN(BWP_K_STATUS),
+	[BWP_KN_ERROR] = KNOWN(BWP_K_ERROR),
+	[BWP_KN_EVENT] = KNOWN(BWP_K_EVENT),
+};
+
+/*
+ * One pass over the top-level keys for the header ones, so requests and
+ * replies are checked without a search per key.  The last of a repeated
+ * key wins, as in bwp_msg_find().
+ */
+static void
+find_known(struct bwp_msg *m)
+{
+	const msgpack_object_kv	*kv = m->map->via.map.ptr;
+	uint32_t		 i, n;
+	int			 k;
+
+	for (k = 0; k < BWP_KN_MAX; k++)
+		m->known[k] = NULL;
+	for (i = 0; i < m->map->via.map.size; i++) {
+		if (kv[i].key.type != MSGPACK_OBJECT_STR)
+			continue;
+		n = kv[i].key.via.str.size;
+		for (k = 0; k < BWP_KN_MAX; k++)
+			if (known_keys[k].len == n && memcmp(known_keys[k].name,
+			    kv[i].key.via.str.ptr, n) == 0)
+				m->known[k] = &kv[i].val;
+	}
+}
+
 int
 bwp_msg_parse(struct bwp_msg *m, const void *buf, size_t len)
 {
@@ -208,6 +248,7 @@ bwp_msg_parse(struct bwp_msg *m, const void *buf, size_t len)
 		return bwp_msg_fail(m, BWP_E_MALFORMED,
 		    "message is not a map");
 	m->map = &m->obj;
+	find_known(m);
 	return BWP_OK;
 }
 
@@ -246,21 +287,25 @@ bwp_msg_request(struct bwp_msg *m, const void *buf, size_t len)
 
 	if (bwp_msg_parse(m, buf, len) != BWP_OK)
 		return m->status;
-	o = bwp_msg_find(m, NULL, BWP_K_ID);
+	o = bwp_msg_known(m, BWP_KN_ID);
 	if (o != NULL && o->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
 		m->id = o->via.u64;
 		m->has_id = true;
 	}
-	o = bwp_msg_find(m, NULL, BWP_K_VERSION);
+	o = bwp_msg_known(m, BWP_KN_VERSION);
 	if (o == NULL)
 		return bwp_msg_fail(m, BWP_E_VERSION, "missing \"v\"");
 	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
 	    o->via.u64 != BWP_VERSION)
 		return bwp_msg_fail(m, BWP_E_VERSION,
 		    "protocol version must be %d", BWP_VERSION);
-	if (bwp_get_uint(m, NULL, BWP_K_ID, true, 0, UINT64_MAX, &v) < 0)
+	o = bwp_msg_known(m, BWP_KN_ID);
+	if (o == NULL)
+		return bwp_msg_fail(m, BWP_E_BADARG, "missing \"%s\"",
+		    BWP_K_ID);
+	if (bwp_obj_uint(m, o, BWP_K_ID, 0, UINT64_MAX, &v) < 0)
 		return m->status;
-	o = bwp_msg_find(m, NULL, BWP_K_OP);
+	o = bwp_msg_known(m, BWP_KN_OP);
 	if (o == NULL)
 		return bwp_msg_fail(m, BWP_E_BADARG, "missing \"op\"");
 	if (o->type != MSGPACK_OBJECT_STR)

@@ -22,7 +22,19 @@
 
 /* ---- reader ------------------------------------------------------- */
 
+/* The header keys every message may carry, found in one pass. */
+enum bwp_known {
+	BWP_KN_VERSION,		/* BWP_K_VERSION */
+	BWP_KN_ID,		/* BWP_K_ID */
+	BWP_KN_OP,		/* BWP_K_OP */
+	BWP_KN_STATUS,		/* BWP_K_STATUS */
+	BWP_KN_ERROR,		/* BWP_K_ERROR */
+	BWP_KN_EVENT,		/* BWP_K_EVENT */
+	BWP_KN_MAX
+};
+
 struct bwp_msg {
+	const msgpack_object	*known[BWP_KN_MAX];	/* or NULL */
 	msgpack_zone		*zone;	/* the decoded objects live here */
 	bool			 zone_lent;	/* the caller's: clear, keep */
 	msgpack_object		 obj;
@@ -59,6 +71,13 @@ int	bwp_msg_request(struct bwp_msg *, const void *buf, size_t len);
 /* Set the error (first one wins); returns status. */
 int	bwp_msg_fail(struct bwp_msg *, int status, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+
+/* The same as bwp_msg_find(m, NULL, that key), without the search. */
+static inline const msgpack_object *
+bwp_msg_known(const struct bwp_msg *m, enum bwp_known k)
+{
+	return m->map != NULL ? m->known[k] : NULL;
+}
 
 /* Value of key in map (NULL if absent); map NULL means the top level. */
 const msgpack_object *bwp_msg_find(const struct bwp_msg *,
