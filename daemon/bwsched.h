@@ -15,6 +15,7 @@
 #include "regulator.h"
 #include "tasks.h"
 
+struct engine;
 struct peer;
 
 struct bwsched {
@@ -44,6 +45,7 @@ struct bwsched {
 	uint32_t			next_client;
 	uint8_t				*rbuf;	/* recv buffer */
 	struct msgpack_zone		*zone;	/* decodes every request */
+	struct engine			*engine; /* NULL until started */
 
 	ev_signal			sig_int, sig_term, sig_hup;
 	ev_timer			tick, watchdog, status_w;

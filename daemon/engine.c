@@ -23,14 +23,6 @@ struct engine {
 	bool			have_last;
 };
 
-static struct engine	*current;
-
-struct engine *
-engine_current(void)
-{
-	return current;
-}
-
 /* ---- the registry as the engine's holder source ------------------- */
 
 static unsigned int
@@ -277,7 +269,7 @@ engine_free(struct engine *e)
 }
 
 struct engine *
-engine_start(struct bwsched *d, bool foreground, char *err, size_t errlen)
+engine_start(struct bwsched *d, char *err, size_t errlen)
 {
 	struct launchlog_hooks	lh;
 	struct period_params	p;
@@ -295,14 +287,13 @@ engine_start(struct bwsched *d, bool foreground, char *err, size_t errlen)
 	lh.event = launch_event;
 	lh.arg = e;
 	params(e, &p);
-	if ((e->ll = launchlog_new(foreground, &lh)) == NULL ||
+	if ((e->ll = launchlog_new(&lh)) == NULL ||
 	    (e->pe = period_new(&p, err, errlen)) == NULL) {
 		if (e->ll == NULL)
 			snprintf(err, errlen, "engine: out of memory");
 		engine_free(e);
 		return NULL;
 	}
-	launchlog_set_level(e->ll, d->cfg.log_level);
 	ev_async_init(&e->async, async_cb);
 	e->async.data = e;
 	ev_async_start(d->loop, &e->async);
@@ -313,7 +304,6 @@ engine_start(struct bwsched *d, bool foreground, char *err, size_t errlen)
 	}
 	if (warn[0] != '\0')
 		log_msg(LOG_L_WARNING, "%s", warn);
-	current = e;
 	return e;
 }
 
@@ -324,8 +314,6 @@ engine_stop(struct engine *e)
 		return;
 	period_stop(e->pe);
 	ev_async_stop(e->d->loop, &e->async);
-	if (current == e)
-		current = NULL;
 	engine_free(e);
 }
 
@@ -336,7 +324,6 @@ engine_config_changed(struct engine *e, const struct config *c)
 		return;
 	period_set_policy(e->pe, policy_of(c->policy),
 	    (double)c->overhead_events, c->smooth_a);
-	launchlog_set_level(e->ll, c->log_level);
 }
 
 void

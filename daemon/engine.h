@@ -20,16 +20,12 @@
 struct engine;
 
 /* Start after the regulator and the registry exist.  NULL with err. */
-struct engine	*engine_start(struct bwsched *, bool foreground, char *err,
-		    size_t errlen);
+struct engine	*engine_start(struct bwsched *, char *err, size_t errlen);
 /* Stop the thread (before the registry and the regulator go away). */
 void		 engine_stop(struct engine *);
 
-/* Policy, overhead, SMOOTH's a and the log level changed. */
+/* Policy, overhead or SMOOTH's a changed. */
 void		 engine_config_changed(struct engine *, const struct config *);
-
-/* The engine of this daemon, or NULL before engine_start. */
-struct engine	*engine_current(void);
 
 /* status: "q", "late", lateness and cost percentiles, "rt", ... */
 void		 engine_status(struct engine *, struct bwp_writer *);

@@ -11,7 +11,6 @@
 #include "conf.h"
 #include "launchlog.h"
 #include "log.h"
-#include "sd.h"
 
 #define BUDGET_LOG_INTERVAL_NS	1000000000ull	/* one line a second */
 #define NFIELDS			17
@@ -19,8 +18,6 @@
 
 struct launchlog {
 	struct launchlog_hooks	h;
-	bool			to_stderr;
-	int			level;
 	uint64_t		count;
 	double			last_q;		/* last Q logged */
 	uint64_t		last_t;		/* when */
@@ -65,15 +62,13 @@ launchlog_compute(const struct period_launch *l, const char *policy,
 }
 
 struct launchlog *
-launchlog_new(bool foreground, const struct launchlog_hooks *h)
+launchlog_new(const struct launchlog_hooks *h)
 {
 	struct launchlog	*ll = calloc(1, sizeof(*ll));
 
 	if (ll == NULL)
 		return NULL;
 	ll->h = *h;
-	ll->to_stderr = foreground && !sd_stderr_is_journal();
-	ll->level = LOG_L_INFO;
 	ll->last_q = -2;
 	return ll;
 }
@@ -82,12 +77,6 @@ void
 launchlog_free(struct launchlog *ll)
 {
 	free(ll);
-}
-
-void
-launchlog_set_level(struct launchlog *ll, int level)
-{
-	ll->level = level;
 }
 
 uint64_t
@@ -125,27 +114,21 @@ fields(const struct launchlog_rec *r, char f[][FIELD_MAX])
 }
 
 static void
-emit(struct launchlog *ll, const struct launchlog_rec *r)
+emit(const struct launchlog_rec *r)
 {
-	char		f[NFIELDS][FIELD_MAX], msg[320];
+	char		f[NFIELDS][FIELD_MAX];
 	const char	*fp[NFIELDS];
 	int		n, i;
 
-	snprintf(msg, sizeof(msg), "kernel %s of task %s: %llu periods, Q "
+	n = fields(r, f);
+	for (i = 0; i < n; i++)
+		fp[i] = f[i];
+	log_fields(LOG_L_INFO, fp, n, "kernel %s of task %s: %llu periods, Q "
 	    "%.3f..%.3f (mean %.3f), ended %.3f..%.3f ms after launch, "
 	    "bound %.3f ms met: %s", r->kernel_name, r->task_name,
 	    (unsigned long long)r->periods, r->q_min, r->q_max, r->q_mean,
 	    (double)r->actual_min_ns / 1e6, (double)r->actual_ns / 1e6,
 	    (double)r->bound_ns / 1e6, r->met);
-	n = fields(r, f);
-	for (i = 0; i < n; i++)
-		fp[i] = f[i];
-	if (ll->to_stderr || sd_journal_record(LOG_L_INFO, msg, fp, n) < 0) {
-		fprintf(stderr, "bwsched: info: %s", msg);
-		for (i = 0; i < n; i++)
-			fprintf(stderr, " %s", fp[i]);
-		fputc('\n', stderr);
-	}
 }
 
 void
@@ -160,8 +143,7 @@ launchlog_launch(struct launchlog *ll, const struct period_launch *l,
 	    !ll->h.names(ll->h.arg, &r)))
 		snprintf(r.task_name, sizeof(r.task_name), "%u", r.task);
 	ll->count++;
-	if (ll->level >= LOG_L_INFO)
-		emit(ll, &r);
+	emit(&r);
 	if (ll->h.event != NULL)
 		ll->h.event(ll->h.arg, &r);
 }

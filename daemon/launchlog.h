@@ -67,11 +67,9 @@ struct launchlog_hooks {
 	void	*arg;
 };
 
-/* foreground: lines on stderr unless stderr is the journal (as log.c). */
-struct launchlog *launchlog_new(bool foreground,
-		    const struct launchlog_hooks *);
+/* Records go through log.c: journald, or stderr in the foreground. */
+struct launchlog *launchlog_new(const struct launchlog_hooks *);
 void		 launchlog_free(struct launchlog *);
-void		 launchlog_set_level(struct launchlog *, int level);
 
 /* A launch ended: log it and send the event. */
 void		 launchlog_launch(struct launchlog *,

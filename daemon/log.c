@@ -76,6 +76,21 @@ log_msg(int level, const char *fmt, ...)
 }
 
 void
+log_fields(int level, const char *const *fields, int nfields,
+    const char *fmt, ...)
+{
+	char	buf[1024];
+	va_list	ap;
+
+	if (level > lg.level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	emit(level, buf, fields, nfields);
+}
+
+void
 log_task(int level, uint32_t task, pid_t pid, const char *fmt, ...)
 {
 	char		buf[1024], f1[32], f2[32];

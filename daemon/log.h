@@ -18,6 +18,13 @@ void	log_set_hook(void (*)(void *, int level, const char *msg), void *);
 
 void	log_msg(int level, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/*
+ * With extra journald fields ("NAME=value" strings, e.g. a launch
+ * record's BWSCHED_BOUND_MET=); on stderr they follow the message.
+ * "log" subscribers get the message, as for every record.
+ */
+void	log_fields(int level, const char *const *fields, int nfields,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* With BWSCHED_TASK= and BWSCHED_PID= fields. */
 void	log_task(int level, uint32_t task, pid_t pid, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));

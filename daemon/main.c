@@ -134,7 +134,7 @@ bwsched_config_changed(struct bwsched *d)
 		d->reg_ops->set_rho(d->reg, d->cfg.rho);
 	if (d->tasks != NULL)
 		tasks_config(d->tasks, &d->cfg);
-	engine_config_changed(engine_current(), &d->cfg);
+	engine_config_changed(d->engine, &d->cfg);
 }
 
 static int
@@ -452,7 +452,7 @@ setup(struct bwsched *d, bool fg)
 		return -1;
 	}
 	tasks_update(d->tasks);	/* hands the unregulated budget over */
-	if (engine_start(d, fg, err, sizeof(err)) == NULL) {
+	if ((d->engine = engine_start(d, err, sizeof(err))) == NULL) {
 		log_msg(LOG_L_ERR, "%s", err);
 		return -1;
 	}
@@ -497,7 +497,8 @@ main(int argc, char **argv)
 	}
 	log_set_hook(NULL, NULL);
 	/* the period thread reads pages and calls the regulator: first */
-	engine_stop(engine_current());
+	engine_stop(d.engine);
+	d.engine = NULL;
 	if (d.loop != NULL)
 		server_close(&d);
 	ceiling_restore_all();

@@ -253,9 +253,9 @@ h_status(struct peer *p, union req *r, struct bwp_recv *rv,
 	bwp_w_kuint(w, "kernels", tasks_kernel_count(d->tasks));
 	bwp_w_kuint(w, "holders", tasks_holders(d->tasks));
 	bwp_w_kuint(w, "periods", s.period);
-	if (engine_current() != NULL) {
+	if (d->engine != NULL) {
 		/* q (in effect), late, lateness, engine cost */
-		engine_status(engine_current(), w);
+		engine_status(d->engine, w);
 	} else {
 		bwp_w_kdouble(w, "q", tasks_q_static(d->tasks));
 		bwp_w_kuint(w, "late", 0);

@@ -5,7 +5,8 @@
 # the lock is held Q >= Q-bar (and GREEDY does give slack: Q > Q-bar in
 # some periods), that regulation stops once the client is gone, that no
 # launch finished after its bound, and that the daemon logged one
-# structured record per launch (stderr under -f).
+# structured record per launch (stderr under -f), which "log"
+# subscribers see too.
 . "$top_srcdir/tests/daemon/lib.sh"
 DEMO=$top_builddir/examples/demo_gpu
 BWCTL=$top_builddir/client/bwctl
@@ -21,6 +22,8 @@ start_daemon --regulator=sim
 
 "$BWCTL" -s "$SOCK" trace --csv > "$T/trace.csv" 2> "$T/trace.err" &
 TPID=$!
+"$BWCTL" -s "$SOCK" subscribe log > "$T/sub.log" 2>&1 &
+SPID=$!
 sleep 0.3
 "$DEMO" -q -s "$SOCK" -k "$HISTO" -t 3 -i 25 -o "$T/launches.csv" \
 	> "$T/demo.out" 2>&1
@@ -29,8 +32,8 @@ cat "$T/demo.out"
 [ $rc -eq 3 ] && fail "a launch finished after its bound"
 [ $rc -eq 0 ] || fail "demo_gpu exit status $rc"
 sleep 0.3
-kill "$TPID" 2>/dev/null
-wait "$TPID" 2>/dev/null
+kill "$TPID" "$SPID" 2>/dev/null
+wait "$TPID" "$SPID" 2>/dev/null
 
 n=$(($(wc -l < "$T/launches.csv") - 1))
 # about 120 normally; far fewer under a sanitizer on a loaded machine
@@ -63,6 +66,9 @@ grep 'BWSCHED_KERNEL=histo' "$T/log" | grep -q 'BWSCHED_POLICY=greedy' ||
 	fail "launch record fields"
 grep -q 'BWSCHED_Q_MEAN=' "$T/log" && grep -q 'BWSCHED_SLACK_NS=' "$T/log" ||
 	fail "launch record fields"
+subs=$(grep -c 'kernel histo of task .*met: ' "$T/sub.log")
+[ "$subs" -ge "$((n - 2))" ] ||
+	fail "$subs launch records for $n launches reached a log subscriber"
 grep -q 'Sanitizer\|runtime error' "$T/log" && fail "sanitizer report"
 kill -0 "$DPID" || fail "daemon died"
 stop_daemon || fail "daemon exit status"
