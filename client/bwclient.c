@@ -549,7 +549,7 @@ progress_reset(struct cpage_progress *pp)
 	uint32_t	i;
 
 	for (i = 0; i < pp->nslots; i++)
-		cpage_slot_release(pp, (int)i);
+		cpage_slot_release(pp, (int)i, 0);
 }
 
 int
@@ -1072,11 +1072,18 @@ bwc_launch(bwc_t *h, int kernel, uint64_t stream, uint64_t **bitmap)
 }
 
 int
-bwc_launch_done(bwc_t *h, int slot)
+bwc_launch_end(bwc_t *h, int slot, uint64_t end_ns)
 {
-	if (h->pp.map == NULL || cpage_slot_release(&h->pp, slot) < 0)
+	if (h->pp.map == NULL ||
+	    cpage_slot_release(&h->pp, slot, end_ns) < 0)
 		return fail(h, -EINVAL, "slot %d is not claimed", slot);
 	return 0;
+}
+
+int
+bwc_launch_done(bwc_t *h, int slot)
+{
+	return bwc_launch_end(h, slot, monoclock_ns());
 }
 
 void *

@@ -18,6 +18,9 @@
 
 #define SEALS	(F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
+_Static_assert(sizeof(struct bwshm_launch) == BWSHM_LAUNCH_HDR_SIZE,
+    "launch slot header layout");
+
 /* A memfd of size bytes, mapped shared; sealed by the caller when filled. */
 static int
 memfd_map(const char *name, size_t size, int *fdp, void **mapp)
@@ -350,7 +353,7 @@ cpage_slot_claim(struct cpage_progress *p, uint32_t kernel, uint64_t stream,
 }
 
 int
-cpage_slot_release(struct cpage_progress *p, int slot)
+cpage_slot_release(struct cpage_progress *p, int slot, uint64_t end_ns)
 {
 	struct bwshm_launch *l;
 	uint64_t	s;
@@ -360,6 +363,11 @@ cpage_slot_release(struct cpage_progress *p, int slot)
 		return -EINVAL;
 	l = cpage_slot(p, slot);
 	s = seq_open(l);
+	if (end_ns != 0) {
+		__atomic_store_n(&l->end_ns, end_ns, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->ended_launch_ns, __atomic_load_n(
+		    &l->launch_ns, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(&l->state, BWSHM_SLOT_FREE, __ATOMIC_RELAXED);
 	seq_close(l, s);
 	__atomic_fetch_and(&p->used, ~(1ull << slot), __ATOMIC_ACQ_REL);

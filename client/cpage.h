@@ -78,8 +78,12 @@ void	cpage_progress_destroy(struct cpage_progress *);
 int	cpage_slot_claim(struct cpage_progress *, uint32_t kernel,
 	    uint64_t stream, uint32_t nblocks, uint64_t launch_ns,
 	    uint64_t **bitmap);
-/* Release a claimed slot (state FREE).  -EINVAL if not claimed. */
-int	cpage_slot_release(struct cpage_progress *, int slot);
+/*
+ * Release a claimed slot (state FREE), recording that its launch ended
+ * at end_ns (CLOCK_MONOTONIC; 0: not known, nothing recorded).  -EINVAL
+ * if not claimed.
+ */
+int	cpage_slot_release(struct cpage_progress *, int slot, uint64_t end_ns);
 /* The slot's header (for tests and the daemon-side readers). */
 struct bwshm_launch *cpage_slot(const struct cpage_progress *, int slot);
 

@@ -168,6 +168,7 @@ launch_event(void *arg, const struct launchlog_rec *r)
 	bwp_w_kuint(&w, "actual_min_ns", r->actual_min_ns);
 	bwp_w_kint(&w, "slack_ns", r->slack_ns);
 	bwp_w_kstr(&w, "bound_met", r->met);
+	bwp_w_kstr(&w, "end_by", r->end_by);
 	server_broadcast(e->d, TOPIC_KERNEL, &w);
 	bwp_w_free(&w);
 }
@@ -191,6 +192,28 @@ launch_names(void *arg, struct launchlog_rec *r)
 	return true;
 }
 
+/*
+ * The engine knows a launch ended only within a period: it lies in
+ * (prev_ns, end_ns].  The client records the end when it frees the slot
+ * (bwshm.h); when that record belongs to this launch and lies inside
+ * (launch_ns, end_ns], it is the end.  It may be earlier than prev_ns: a
+ * progress bitmap can lag the blocks (an emulated GPU fills it after the
+ * fact), and the client's clock is the one that saw the end.  A client
+ * can only mislead its own launch records this way.
+ */
+static void
+client_end(struct engine *e, struct period_launch *l)
+{
+	uint64_t	end;
+
+	if (tasks_slot_end(e->d->tasks, l->task, l->slot, l->launch_ns,
+	    &end) < 0 || end <= l->launch_ns || end > l->end_ns)
+		return;
+	l->end_ns = end;
+	l->prev_ns = end;
+	l->client_end = true;
+}
+
 /* The period thread finished a period: drain, publish, reap. */
 static void
 async_cb(struct ev_loop *loop, ev_async *w, int revents)
@@ -208,8 +231,10 @@ async_cb(struct ev_loop *loop, ev_async *w, int revents)
 		if (subs)
 			period_event(e, &r);
 	}
-	while (ring_pop(period_launches(e->pe), &l) == 1)
+	while (ring_pop(period_launches(e->pe), &l) == 1) {
+		client_end(e, &l);
 		launchlog_launch(e->ll, &l, pol);
+	}
 	/* lock changes through the pages show up here within a period;
 	 * it also frees tasks the period thread can no longer see */
 	tasks_update(e->d->tasks);

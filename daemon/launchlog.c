@@ -13,7 +13,7 @@
 #include "log.h"
 
 #define BUDGET_LOG_INTERVAL_NS	1000000000ull	/* one line a second */
-#define NFIELDS			17
+#define NFIELDS			18
 #define FIELD_MAX		96
 
 struct launchlog {
@@ -59,6 +59,7 @@ launchlog_compute(const struct period_launch *l, const char *policy,
 	 * interval is on one side of the bound */
 	r->met = r->actual_ns <= r->bound_ns ? "yes" :
 	    r->actual_min_ns >= r->bound_ns ? "no" : "unknown";
+	r->end_by = l->client_end ? "client" : "daemon";
 }
 
 struct launchlog *
@@ -109,6 +110,7 @@ fields(const struct launchlog_rec *r, char f[][FIELD_MAX])
 	F("BWSCHED_ACTUAL_MIN_NS=%llu", (unsigned long long)r->actual_min_ns);
 	F("BWSCHED_SLACK_NS=%lld", (long long)r->slack_ns);
 	F("BWSCHED_BOUND_MET=%s", r->met);
+	F("BWSCHED_END_BY=%s", r->end_by);
 #undef F
 	return n;
 }

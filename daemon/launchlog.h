@@ -49,6 +49,7 @@ struct launchlog_rec {
 	uint64_t	actual_min_ns;
 	int64_t		slack_ns;
 	const char	*met;		/* "yes", "no", "unknown" */
+	const char	*end_by;	/* "client" (exact), "daemon" */
 	uint64_t	launch_ns;
 	uint64_t	end_ns;
 };

@@ -105,6 +105,7 @@ struct period_launch {
 	double		q_sum, q_sq, q_min, q_max;	/* Q in effect */
 	uint64_t	late;		/* of those, late (static budget) */
 	bool		finished;	/* all blocks seen finished */
+	bool		client_end;	/* end_ns is the client's record */
 };
 
 struct period_params {

@@ -496,6 +496,31 @@ tasks_find(struct tasks *ts, uint32_t id)
 	return NULL;
 }
 
+int
+tasks_slot_end(struct tasks *ts, uint32_t task, uint32_t slot,
+    uint64_t launch_ns, uint64_t *end_ns)
+{
+	const struct bwshm_launch	*l;
+	const struct task		*t = tasks_find(ts, task);
+	uint64_t			s1, s2, end, of;
+
+	/* the slot size from the checked page size, not the page header */
+	if (t == NULL || t->pp == NULL || slot >= t->nslots)
+		return -1;
+	l = (const struct bwshm_launch *)(const void *)((const char *)t->pp +
+	    BWSHM_PROGRESS_HDR_SIZE + (size_t)slot *
+	    ((t->pp_size - BWSHM_PROGRESS_HDR_SIZE) / t->nslots));
+	s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
+	end = __atomic_load_n(&l->end_ns, __ATOMIC_RELAXED);
+	of = __atomic_load_n(&l->ended_launch_ns, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	s2 = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
+	if ((s1 & 1) || s1 != s2 || of != launch_ns || end == 0)
+		return -1;
+	*end_ns = end;
+	return 0;
+}
+
 unsigned int
 tasks_count(const struct tasks *ts)
 {

@@ -148,6 +148,13 @@ void	tasks_update(struct tasks *);
 struct task	*tasks_first(struct tasks *);
 struct task	*tasks_find(struct tasks *, uint32_t id);
 unsigned int	 tasks_count(const struct tasks *);
+/*
+ * When the launch with launch_ns in slot of task's progress page ended,
+ * as the client recorded on freeing the slot (bwshm.h): 0 with *end_ns,
+ * or -1 (no such task, slot or record, or the slot is being rewritten).
+ */
+int		 tasks_slot_end(struct tasks *, uint32_t task, uint32_t slot,
+		    uint64_t launch_ns, uint64_t *end_ns);
 unsigned int	 tasks_kernel_count(const struct tasks *);
 unsigned int	 tasks_holders(const struct tasks *);
 double		 tasks_q_static(const struct tasks *);

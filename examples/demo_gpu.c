@@ -438,13 +438,14 @@ one_launch(struct demo *d)
 		fprintf(stderr, "demo_gpu: launch abandoned: the emulation "
 		    "fell behind the sim state\n");
 		d->abandoned++;
-		bwc_launch_done(d->h, slot);
+		bwc_launch_end(d->h, slot, 0);	/* its end is not known */
 		bwc_stream_sync(d->h, STREAM);
 		if (!d->o.no_grant)
 			bwc_unlock(d->h);
 		return 0;
 	}
-	bwc_launch_done(d->h, slot);
+	/* the emulated end, not now: the daemon's record judges that */
+	bwc_launch_end(d->h, slot, (uint64_t)finish);
 	bwc_stream_sync(d->h, STREAM);
 	if (!d->o.no_grant)
 		bwc_unlock(d->h);

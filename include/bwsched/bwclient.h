@@ -95,8 +95,14 @@ int		 bwc_kernel_register_file(bwc_t *, const char *path,
  */
 int		 bwc_launch(bwc_t *, int kernel, uint64_t stream,
 		    uint64_t **bitmap);
-/* The launch in this slot has completed; frees the slot. */
+/*
+ * The launch in this slot has completed; frees the slot.  The time of
+ * the call is recorded as the launch's end for the daemon's launch record
+ * (its BOUND_MET verdict); bwc_launch_end gives the end instead, e.g.
+ * from a GPU timestamp (CLOCK_MONOTONIC ns, 0: unknown).
+ */
 int		 bwc_launch_done(bwc_t *, int slot);
+int		 bwc_launch_end(bwc_t *, int slot, uint64_t end_ns);
 
 /* Hot path: no system call when the task page is in use. */
 int		 bwc_lock(bwc_t *);

@@ -77,6 +77,11 @@ enum bwshm_slot_state {
  * stream, launch_ns and clears the bitmap, sets state RUNNING, then makes
  * seq even.  The daemon reads seq, the header, seq again, and ignores a
  * slot whose seq was odd or changed.  The GPU only ORs bitmap bits.
+ *
+ * Freeing the slot (state FREE, under the same seqlock) also stores when
+ * the launch ended and which launch that was (its launch_ns): the daemon
+ * sees a launch end only at its next period, and uses end_ns for the
+ * launch's record when ended_launch_ns matches.  A claim leaves both.
  */
 struct bwshm_launch {
 	uint64_t seq;			/* odd while the header is rewritten */
@@ -85,7 +90,10 @@ struct bwshm_launch {
 	uint64_t stream;		/* application stream handle */
 	uint64_t launch_ns;		/* CLOCK_MONOTONIC at the CPU-side launch */
 	uint32_t nblocks;		/* blocks of this launch (<= max_blocks) */
-	uint32_t pad[7];
+	uint32_t pad0;
+	uint64_t end_ns;		/* CLOCK_MONOTONIC the last launch ended */
+	uint64_t ended_launch_ns;	/* that launch's launch_ns; 0: none */
+	uint32_t pad[2];
 	uint64_t bitmap[];		/* finished-block bits */
 };
 

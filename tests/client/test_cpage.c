@@ -207,15 +207,22 @@ test_progress(void)
 	CHECK(cpage_slot_claim(&p, 1, 1, 10, 0, NULL) == 1);
 	CHECK(cpage_slot_claim(&p, 1, 1, 10, 0, NULL) == 2);
 	CHECK(cpage_slot_claim(&p, 1, 1, 10, 0, NULL) == -ENOSPC);
-	CHECK(cpage_slot_release(&p, 1) == 0);
+	CHECK(cpage_slot_release(&p, 1, 0) == 0);
 	CHECK(cpage_slot(&p, 1)->state == BWSHM_SLOT_FREE);
 	CHECK(cpage_slot(&p, 1)->seq % 2 == 0);
-	CHECK(cpage_slot_release(&p, 1) == -EINVAL);
-	CHECK(cpage_slot_release(&p, 7) == -EINVAL);
-	CHECK(cpage_slot_release(&p, -1) == -EINVAL);
+	CHECK(cpage_slot(&p, 1)->ended_launch_ns == 0);	/* no end given */
+	CHECK(cpage_slot_release(&p, 1, 5) == -EINVAL);
+	CHECK(cpage_slot_release(&p, 7, 5) == -EINVAL);
+	CHECK(cpage_slot_release(&p, -1, 5) == -EINVAL);
+	/* the end and the launch it belongs to; a new claim leaves them */
+	CHECK(cpage_slot_release(&p, 0, 20000) == 0);
+	CHECK(l->end_ns == 20000 && l->ended_launch_ns == 12345);
+	CHECK(cpage_slot_claim(&p, 5, 1, 10, 777, NULL) == 0);
+	CHECK(l->end_ns == 20000 && l->ended_launch_ns == 12345);
 	CHECK(cpage_slot_claim(&p, 5, 1, 10, 0, NULL) == 1);
 	for (i = 0; i < 3; i++)
-		CHECK(cpage_slot_release(&p, i) == 0);
+		CHECK(cpage_slot_release(&p, i, 1) == 0);
+	CHECK(l->end_ns == 1 && l->ended_launch_ns == 777);
 	cpage_progress_destroy(&p);
 }
 

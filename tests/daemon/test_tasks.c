@@ -197,6 +197,7 @@ limits(void)
 	struct tasks		*ts;
 	struct task		*a, *x;
 	struct kernel		*k;
+	uint64_t		n;
 	char			err[128];
 
 	config_defaults(&c);
@@ -207,6 +208,9 @@ limits(void)
 	CHECK(tasks_register(ts, 2, &tr, NULL, 0, &x, err, sizeof(err)) ==
 	    BWP_E_LIMIT && strstr(err, "task limit"), "max_tasks");
 	add_kernel(ts, a, "k1", 0.5);
+	/* no progress page, or no such task: no client end to read */
+	CHECK(tasks_slot_end(ts, a->id, 0, 1, &n) < 0 &&
+	    tasks_slot_end(ts, a->id + 99, 0, 1, &n) < 0, "slot end refused");
 	memset(&r, 0, sizeof(r));
 	snprintf(r.name, sizeof(r.name), "k1");
 	CHECK(tasks_kernel_register(ts, a, &r, &k, err, sizeof(err)) ==

@@ -139,6 +139,17 @@ test_launch(void)
 	l.periods = 0;
 	launchlog_compute(&l, "greedy", &r);
 	CHECK(r.q_mean == 0 && r.q_std == 0, "no periods");
+	CHECK(strcmp(r.end_by, "daemon") == 0, "the engine's window");
+	/* the client's end (engine.c sets both bounds): a verdict */
+	l.client_end = true;
+	l.prev_ns = l.end_ns = 1000000 + 8500000;
+	l.bound_ns = 9000000;
+	launchlog_compute(&l, "greedy", &r);
+	CHECK(strcmp(r.met, "yes") == 0 && r.actual_ns == r.actual_min_ns &&
+	    strcmp(r.end_by, "client") == 0, "client end: met");
+	l.bound_ns = 8000000;
+	launchlog_compute(&l, "greedy", &r);
+	CHECK(strcmp(r.met, "no") == 0, "client end: missed");
 }
 
 /* Sample i at t = 1000 i + 500 (i odd: uneven spacing), traffic 3 i. */
