@@ -245,17 +245,27 @@ call(bwc_t *h, struct bwp_writer *w, uint64_t id, const int *fds, int nfds,
 	return call_raw(h, buf, len, id, fds, nfds, reply);
 }
 
+/* Start request op in w with the next id, which it returns.  mu held. */
+static uint64_t
+request(bwc_t *h, struct bwp_writer *w, enum bwp_op op)
+{
+	uint64_t	id = h->next_id++;
+
+	bwp_w_init(w);
+	bwp_w_request(w, id, op);
+	return id;
+}
+
 /* A request with no arguments; the reply is discarded. */
 static int
 call_simple(bwc_t *h, enum bwp_op op)
 {
 	struct bwp_writer	w;
 	struct bwp_msg		m;
-	uint64_t		id = h->next_id++;
+	uint64_t		id;
 	int			rc;
 
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, op);
+	id = request(h, &w, op);
 	rc = call(h, &w, id, NULL, 0, &m);
 	bwp_msg_free(&m);
 	bwp_w_free(&w);
@@ -291,11 +301,10 @@ hello(bwc_t *h)
 {
 	struct bwp_writer	w;
 	struct bwp_msg		m;
-	uint64_t		id = h->next_id++;
+	uint64_t		id;
 	int			rc;
 
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, BWP_OP_HELLO);
+	id = request(h, &w, BWP_OP_HELLO);
 	bwp_w_kuint(&w, "pid", (uint64_t)getpid());
 	bwp_w_kstr(&w, "name", h->name);
 	rc = call(h, &w, id, NULL, 0, &m);
@@ -519,7 +528,7 @@ send_task_register(bwc_t *h)
 {
 	struct bwp_writer	w;
 	struct bwp_msg		m;
-	uint64_t		id = h->next_id++, pages = 0;
+	uint64_t		id, pages = 0;
 	int			fds[2], nfds = 0, rc;
 
 	if (h->tp.fd >= 0) {
@@ -530,8 +539,7 @@ send_task_register(bwc_t *h)
 		fds[nfds++] = h->pp.fd;
 		pages |= 2;
 	}
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, BWP_OP_TASK_REGISTER);
+	id = request(h, &w, BWP_OP_TASK_REGISTER);
 	bwp_w_kstr(&w, "name", h->task_name);
 	bwp_w_kuint(&w, "period_ns", h->period_ns);
 	bwp_w_kuint(&w, "priority", (uint64_t)h->priority);
@@ -664,13 +672,12 @@ send_kernel_register(bwc_t *h, struct bwc_kern *k,
 {
 	struct bwp_writer	w;
 	struct bwp_msg		m;
-	uint64_t		id = h->next_id++, kid = 0, wcet = 0, wcet0 = 0;
+	uint64_t		id, kid = 0, wcet = 0, wcet0 = 0;
 	double			q = 0;
 	uint32_t		i;
 	int			rc;
 
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, BWP_OP_KERNEL_REGISTER);
+	id = request(h, &w, BWP_OP_KERNEL_REGISTER);
 	bwp_w_kstr(&w, "name", k->name);
 	bwp_w_kuint(&w, "blocks", k->blocks);
 	bwp_w_kuint(&w, "concurrency", k->concurrency);
@@ -876,11 +883,10 @@ call_stream(bwc_t *h, enum bwp_op op, const char *key, uint64_t v)
 {
 	struct bwp_writer	w;
 	struct bwp_msg		m;
-	uint64_t		id = h->next_id++;
+	uint64_t		id;
 	int			rc;
 
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, op);
+	id = request(h, &w, op);
 	if (key != NULL && strcmp(key, "all") == 0)
 		bwp_w_kbool(&w, "all", true);
 	else if (key != NULL)
@@ -1113,9 +1119,7 @@ bwc_get(bwc_t *h, const char *key, char *buf, size_t len)
 	if (key == NULL || strlen(key) > BWP_MAX_KEY)
 		return fail(h, -EINVAL, "bad key");
 	pthread_mutex_lock(&h->mu);
-	id = h->next_id++;
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, BWP_OP_GET);
+	id = request(h, &w, BWP_OP_GET);
 	bwp_w_kstr(&w, "key", key);
 	rc = call(h, &w, id, NULL, 0, &m);
 	bwp_w_free(&w);
@@ -1146,9 +1150,7 @@ bwc_set(bwc_t *h, const char *key, const char *value)
 	    strlen(value) > BWP_MAX_VALUE)
 		return fail(h, -EINVAL, "bad key or value");
 	pthread_mutex_lock(&h->mu);
-	id = h->next_id++;
-	bwp_w_init(&w);
-	bwp_w_request(&w, id, BWP_OP_SET);
+	id = request(h, &w, BWP_OP_SET);
 	bwp_w_kstr(&w, "key", key);
 	bwp_w_key(&w, "value");
 	cvalue_write(&w, value);

@@ -61,48 +61,49 @@ emit(int level, const char *msg, const char *const *fields, int nfields)
 	}
 }
 
-void
-log_msg(int level, const char *fmt, ...)
+static void
+vemit(int level, const char *const *fields, int nfields, const char *fmt,
+    va_list ap)
 {
 	char	buf[1024];
-	va_list	ap;
 
 	if (level > lg.level)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	emit(level, buf, fields, nfields);
+}
+
+void
+log_msg(int level, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vemit(level, NULL, 0, fmt, ap);
 	va_end(ap);
-	emit(level, buf, NULL, 0);
 }
 
 void
 log_fields(int level, const char *const *fields, int nfields,
     const char *fmt, ...)
 {
-	char	buf[1024];
 	va_list	ap;
 
-	if (level > lg.level)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vemit(level, fields, nfields, fmt, ap);
 	va_end(ap);
-	emit(level, buf, fields, nfields);
 }
 
 void
 log_task(int level, uint32_t task, pid_t pid, const char *fmt, ...)
 {
-	char		buf[1024], f1[32], f2[32];
+	char		f1[32], f2[32];
 	const char	*fields[2] = { f1, f2 };
 	va_list		ap;
 
-	if (level > lg.level)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	snprintf(f1, sizeof(f1), "BWSCHED_TASK=%u", task);
 	snprintf(f2, sizeof(f2), "BWSCHED_PID=%d", (int)pid);
-	emit(level, buf, fields, 2);
+	va_start(ap, fmt);
+	vemit(level, fields, 2, fmt, ap);
+	va_end(ap);
 }
