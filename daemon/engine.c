@@ -206,9 +206,11 @@ client_end(struct engine *e, struct period_launch *l)
 {
 	uint64_t	end;
 
-	if (tasks_slot_end(e->d->tasks, l->task, l->slot, l->launch_ns,
-	    &end) < 0 || end <= l->launch_ns || end > l->end_ns)
+	if (tasks_slot_end(e->d->tasks, l->task, l->slot, l->slot_launch_ns,
+	    &end) < 0 || end <= l->slot_launch_ns || end > l->end_ns)
 		return;
+	/* both times the client's (the engine may have clamped the start) */
+	l->launch_ns = l->slot_launch_ns;
 	l->end_ns = end;
 	l->prev_ns = end;
 	l->client_end = true;

@@ -264,6 +264,7 @@ launch_begin(struct launch *l, const struct period_holder *h,
 	l->rec.seq = v->seq;
 	/* a launch time in the future only fools its own task: clamp */
 	l->rec.launch_ns = v->launch_ns <= now ? v->launch_ns : now;
+	l->rec.slot_launch_ns = v->launch_ns;
 	l->rec.bound_ns = v->k->wcet_ns;
 	l->rec.qbar = v->k->q_nominal;
 	l->rec.q_min = 2;

@@ -96,7 +96,9 @@ struct period_launch {
 	uint32_t	slot;
 	uint32_t	blocks;
 	uint64_t	seq;		/* the slot's launch sequence */
-	uint64_t	launch_ns;	/* CPU-side launch time from the page */
+	uint64_t	launch_ns;	/* CPU-side launch time, not after
+					 * the engine first saw it */
+	uint64_t	slot_launch_ns;	/* the page's, as written */
 	uint64_t	end_ns;		/* first wake-up that saw it ended */
 	uint64_t	prev_ns;	/* last wake-up that saw it running */
 	uint64_t	bound_ns;	/* G(Q-bar,{Ni},0) */

@@ -67,8 +67,11 @@ grep 'BWSCHED_KERNEL=histo' "$T/log" | grep -q 'BWSCHED_POLICY=greedy' ||
 grep -q 'BWSCHED_Q_MEAN=' "$T/log" && grep -q 'BWSCHED_SLACK_NS=' "$T/log" ||
 	fail "launch record fields"
 # the client records each end (bwc_launch_end): the daemon's verdicts
-# are exact and agree with the client's (none over the bound)
-grep -q 'BWSCHED_BOUND_MET=no' "$T/log" && fail "the daemon judged a launch over its bound"
+# are exact and agree with the client's (none over the bound).  Without
+# it (an abandoned launch) the daemon's window stands, and the emulated
+# bitmap's lag can push that past the bound: not checked.
+grep -q 'BWSCHED_BOUND_MET=no BWSCHED_END_BY=client' "$T/log" &&
+	fail "the daemon judged a launch over its bound"
 exact=$(grep -c 'BWSCHED_END_BY=client' "$T/log")
 [ "$exact" -ge "$((n - ab - 2))" ] ||
 	fail "only $exact of $n launch records took the client's end"
