@@ -57,7 +57,7 @@ uint64_t	bwsched_now(void);		/* CLOCK_MONOTONIC ns */
 
 /* Reload the config file (SIGHUP, `reload`); keeps the old one if bad. */
 int		bwsched_reload(struct bwsched *, char *err, size_t errlen);
-/* Poll the tasks' pages (a task was registered). */
+/* A task was registered: poll the pages, wake the engine. */
 void		bwsched_poll_tasks(struct bwsched *);
 /* The config changed: regulator rho, log level, tasks' budgets. */
 void		bwsched_config_changed(struct bwsched *);

@@ -21,6 +21,8 @@ struct engine;
 
 /* Start after the regulator and the registry exist.  NULL with err. */
 struct engine	*engine_start(struct bwsched *, char *err, size_t errlen);
+/* A task registered: end the engine's idle sleep at once. */
+void		 engine_kick(struct engine *);
 /* Stop the thread (before the registry and the regulator go away). */
 void		 engine_stop(struct engine *);
 

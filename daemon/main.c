@@ -289,11 +289,13 @@ tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 /*
  * The page poll runs only while there are tasks, or task records still
  * waiting to be freed: an idle daemon should not wake 5,000 times a
- * second, and with no task there is no lock to notice.
+ * second, and with no task there is no lock to notice.  A new task also
+ * wakes the period engine from its idle sleep.
  */
 void
 bwsched_poll_tasks(struct bwsched *d)
 {
+	engine_kick(d->engine);
 	if (ev_is_active(&d->tick))
 		return;
 	ev_timer_set(&d->tick, TICK_S, TICK_S);

@@ -61,7 +61,7 @@ struct period {
 	pthread_t		thread;
 	bool			started;
 	int			stop;		/* atomic */
-	int			tfd, efd;	/* timerfd, eventfd to stop */
+	int			tfd, efd;	/* timerfd, eventfd: stop, kick */
 	uint64_t		last_target;	/* 0: none yet */
 	pthread_mutex_t		mu;
 	struct period_stats	st;		/* under mu */
@@ -102,9 +102,12 @@ now_ns(const struct period *pe)
 	return c != NULL ? c->now(c->arg) : monoclock_ns();
 }
 
-/* Absolute timerfd deadline; the eventfd interrupts it for stop. */
+/*
+ * Absolute timerfd deadline.  The eventfd interrupts it: -1 for stop;
+ * a kick returns 1 when kickable, else the sleep goes on.
+ */
 static int
-timer_sleep(struct period *pe, uint64_t t)
+timer_sleep(struct period *pe, uint64_t t, bool kickable)
 {
 	struct itimerspec	its;
 	struct pollfd		fds[2];
@@ -127,8 +130,13 @@ timer_sleep(struct period *pe, uint64_t t)
 				continue;
 			return -1;
 		}
-		if (fds[1].revents)
-			return -1;
+		if (fds[1].revents) {
+			if (__atomic_load_n(&pe->stop, __ATOMIC_ACQUIRE))
+				return -1;
+			(void)!read(pe->efd, &v, sizeof(v));
+			if (kickable)
+				return 1;
+		}
 		if (fds[0].revents && read(pe->tfd, &v, sizeof(v)) ==
 		    (ssize_t)sizeof(v))
 			return 0;
@@ -142,7 +150,39 @@ sleep_until(struct period *pe, uint64_t t)
 
 	if (c != NULL)
 		return c->sleep_until(c->arg, t);
-	return timer_sleep(pe, t);
+	return timer_sleep(pe, t, false);
+}
+
+/*
+ * No task: nothing to decide, no budget but the static one (which the
+ * loop sets).  Keep the regulator's heartbeat, let the registry free
+ * what it buried (a snapshot marks it seen), and sleep idle_ns or until
+ * period_kick().  The next period is found afresh from the backend.
+ */
+static int
+idle_once(struct period *pe)
+{
+	const struct period_clock	*c = pe->p.clock;
+	uint64_t			gen, t;
+
+	pe->p.ops->heartbeat(pe->p.reg);
+	pe->p.src.snapshot(pe->p.src.arg, pe->h, PERIOD_MAX_HOLDERS, &gen);
+	pe->p.src.release(pe->p.src.arg);
+	pe->last_target = 0;
+	pthread_mutex_lock(&pe->mu);
+	pe->st.idle++;
+	pthread_mutex_unlock(&pe->mu);
+	t = now_ns(pe) + pe->p.idle_ns;
+	if (c != NULL)
+		return c->sleep_until(c->arg, t) < 0 ? -1 : 0;
+	return timer_sleep(pe, t, true) < 0 ? -1 : 0;
+}
+
+static bool
+idle(struct period *pe)
+{
+	return pe->p.idle_ns > 0 && pe->p.src.idle != NULL &&
+	    pe->p.src.idle(pe->p.src.arg);
 }
 
 /* ---- slots -------------------------------------------------------- */
@@ -673,6 +713,8 @@ period_run_once(struct period *pe)
 {
 	uint64_t	target, boundary, deadline, woke;
 
+	if (idle(pe))
+		return idle_once(pe);
 	if (next_target(pe, &target, &boundary) < 0)
 		return -1;
 	deadline = boundary > pe->p.lead_ns ? boundary - pe->p.lead_ns : 0;
@@ -785,6 +827,16 @@ period_start(struct period *pe, char *warn, size_t warnlen, char *err,
 	realtime(pe, warn, warnlen);
 	pthread_mutex_unlock(&pe->mu);
 	return 0;
+}
+
+void
+period_kick(struct period *pe)
+{
+	uint64_t	one = 1;
+
+	/* a failed write only means it wakes at the end of idle_ns */
+	if (pe != NULL && pe->efd >= 0)
+		(void)!write(pe->efd, &one, sizeof(one));
 }
 
 void

@@ -75,6 +75,8 @@ struct period_source {
 	void		(*release)(void *arg);
 	/* the generation snapshot() would return now; NULL: never moves */
 	uint64_t	(*generation)(void *arg);
+	/* true while no task could take the lock (NULL: never); any thread */
+	bool		(*idle)(void *arg);
 	void		*arg;
 };
 
@@ -127,6 +129,12 @@ struct period_params {
 	void				(*notify)(void *arg);
 	void				*notify_arg;
 	uint32_t			ring_records;	/* 0: 4096 */
+	/*
+	 * While src.idle() says so, the engine decides nothing and only
+	 * sends the heartbeat, every idle_ns (0: never idles; keep it well
+	 * under the regulator's heartbeat timeout).  period_kick() ends it.
+	 */
+	uint64_t			idle_ns;
 };
 
 /* Counters; lateness percentiles from a fixed log-linear histogram. */
@@ -138,6 +146,7 @@ struct period_stats {
 	uint64_t	bad_slots;	/* slots rejected by validation */
 	uint64_t	launches;	/* launches seen end */
 	uint64_t	redecided;	/* lock state moved while deciding */
+	uint64_t	idle;		/* wake-ups with no task (idle_ns) */
 	uint64_t	dropped;	/* ring records lost to a slow loop */
 	uint64_t	lateness_p50_ns;
 	uint64_t	lateness_p99_ns;
@@ -167,6 +176,8 @@ void		 period_free(struct period *);
 
 /* Run one period synchronously on the calling thread (tests, bench). */
 int		 period_run_once(struct period *);
+/* A task appeared: leave the idle sleep now (any thread). */
+void		 period_kick(struct period *);
 
 /* Loop side. */
 void		 period_set_policy(struct period *, enum decide_policy,

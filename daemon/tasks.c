@@ -445,7 +445,7 @@ tasks_register(struct tasks *ts, pid_t pid, const struct req_task_register *r,
 	t->id = ts->next_task++;
 	t->next = ts->list;
 	ts->list = t;
-	ts->ntasks++;
+	__atomic_store_n(&ts->ntasks, ts->ntasks + 1, __ATOMIC_RELEASE);
 	*out = t;
 	update(ts, true);
 out:
@@ -465,7 +465,7 @@ tasks_unregister(struct tasks *ts, struct task *t)
 			*pp = t->next;
 			break;
 		}
-	ts->ntasks--;
+	__atomic_store_n(&ts->ntasks, ts->ntasks - 1, __ATOMIC_RELEASE);
 	ts->nkernels -= t->nkernels;
 	if (t->locked)
 		ts->hooks.lock(ts->hooks.arg, t, false);
@@ -519,6 +519,12 @@ tasks_slot_end(struct tasks *ts, uint32_t task, uint32_t slot,
 		return -1;
 	*end_ns = end;
 	return 0;
+}
+
+bool
+tasks_none(const struct tasks *ts)
+{
+	return __atomic_load_n(&ts->ntasks, __ATOMIC_ACQUIRE) == 0;
 }
 
 unsigned int

@@ -148,6 +148,8 @@ void	tasks_update(struct tasks *);
 struct task	*tasks_first(struct tasks *);
 struct task	*tasks_find(struct tasks *, uint32_t id);
 unsigned int	 tasks_count(const struct tasks *);
+/* No task registered; safe from any thread (the count is atomic). */
+bool		 tasks_none(const struct tasks *);
 /*
  * When the launch with launch_ns in slot of task's progress page ended,
  * as the client recorded on freeing the slot (bwshm.h): 0 with *end_ns,

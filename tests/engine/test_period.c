@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "budget.h"
+#include "monoclock.h"
 #include "period.h"
 
 static int	failures;
@@ -57,10 +59,14 @@ struct regulator {
 
 static struct regulator	fr;
 
+static bool	real_time;	/* the engine's own clock and thread */
+
 static int
 fr_clock(struct regulator *r, uint64_t *p, uint64_t *next)
 {
-	*p = fake_now / T;
+	uint64_t	now = real_time ? monoclock_ns() : fake_now;
+
+	*p = now / T;
 	*next = (*p + 1) * T;
 	return 0;
 }
@@ -70,7 +76,7 @@ fr_apply(struct regulator *r, uint64_t period, const uint64_t *ev,
     unsigned int n)
 {
 	/* like a real backend: a period that has begun is too late */
-	if (period <= fake_now / T)
+	if (period <= (real_time ? monoclock_ns() : fake_now) / T)
 		return -22;
 	r->applies++;
 	r->last_period = period;
@@ -121,6 +127,14 @@ static uint64_t
 src_generation(void *arg)
 {
 	return gen_now;
+}
+
+static bool	no_task;
+
+static bool
+src_idle(void *arg)
+{
+	return __atomic_load_n(&no_task, __ATOMIC_ACQUIRE);
 }
 
 static void
@@ -242,6 +256,8 @@ engine_notify(enum decide_policy pol, void (*notify)(void *))
 	p.src.snapshot = src_snapshot;
 	p.src.release = src_release;
 	p.src.generation = src_generation;
+	p.src.idle = src_idle;
+	p.idle_ns = 10 * T;
 	p.clock = &fclock;
 	p.period_ns = T;
 	p.lead_ns = LEAD;
@@ -404,6 +420,83 @@ test_notify(void)
 	period_free(pe);
 }
 
+/*
+ * With no task the engine only beats the heart, every idle_ns, decides
+ * and applies nothing, and still lets the registry free what it buried
+ * (a snapshot each time); then it picks up at the next period.
+ */
+static void
+test_idle(void)
+{
+	struct period		*pe = engine(DECIDE_GREEDY);
+	struct period_stats	st;
+
+	fake_now = 20 * T + T / 2;
+	no_task = true;
+	CHECK(period_run_once(pe) == 0 && period_run_once(pe) == 0, "idle");
+	CHECK(fr.applies == 0 && fr.heartbeats == 2, "idle: %llu applies, "
+	    "%llu heartbeats", (unsigned long long)fr.applies,
+	    (unsigned long long)fr.heartbeats);
+	CHECK(fake_now == 40 * T + T / 2, "slept idle_ns twice");
+	CHECK(snapshots == releases && snapshots >= 2, "snapshots taken");
+	no_task = false;
+	CHECK(period_run_once(pe) == 0 && fr.applies == 1 &&
+	    fr.last_period == 41, "back: budget for the next period, %llu",
+	    (unsigned long long)fr.last_period);
+	period_stats(pe, &st);
+	CHECK(st.idle == 2 && st.periods == 1, "stats: idle %llu",
+	    (unsigned long long)st.idle);
+	period_free(pe);
+}
+
+/*
+ * The thread, on the real clock: idle for a minute after one look, it
+ * must be back deciding periods at once when kicked (a task came).
+ */
+static void
+test_kick(void)
+{
+	struct period_params	p;
+	struct period		*pe;
+	struct period_stats	st;
+	char			err[128], warn[128];
+	int			i;
+
+	memset(&p, 0, sizeof(p));
+	p.ops = &fops;
+	p.reg = &fr;
+	p.src.snapshot = src_snapshot;
+	p.src.release = src_release;
+	p.src.idle = src_idle;
+	p.period_ns = T;
+	p.lead_ns = LEAD;
+	p.ncores = NCORES;
+	p.bwmax_events = BWMAX;
+	p.policy = DECIDE_GREEDY;
+	p.cpu = -1;
+	p.idle_ns = 60000000000ull;
+	real_time = true;
+	no_task = true;
+	nholders = 0;
+	pe = period_new(&p, err, sizeof(err));
+	CHECK(pe != NULL && period_start(pe, warn, sizeof(warn), err,
+	    sizeof(err)) == 0, "start: %s", err);
+	for (i = 0, st.idle = 0; i < 2000 && st.idle == 0; i++) {
+		usleep(1000);
+		period_stats(pe, &st);
+	}
+	CHECK(st.idle == 1 && st.periods == 0, "idle first");
+	__atomic_store_n(&no_task, false, __ATOMIC_RELEASE);
+	period_kick(pe);
+	for (i = 0, st.periods = 0; i < 2000 && st.periods == 0; i++) {
+		usleep(1000);
+		period_stats(pe, &st);
+	}
+	CHECK(st.periods > 0, "kicked: deciding again (%d ms)", i);
+	period_free(pe);
+	real_time = false;
+}
+
 /* A holder arriving while the engine decides: the budget handed over
  * last must be the one for the new lock state. */
 static void
@@ -545,6 +638,8 @@ main(void)
 	test_late();
 	test_static_and_min();
 	test_notify();
+	test_idle();
+	test_kick();
 	test_moved();
 	test_progress();
 	test_validation();
