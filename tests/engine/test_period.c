@@ -243,6 +243,29 @@ set_holder(unsigned int i, uint32_t task, double qbar, bool progress)
 
 /* ---- tests --------------------------------------------------------- */
 
+/* The fakes, the fake clock, idle_ns of ten periods. */
+static void
+params(struct period_params *p, enum decide_policy pol)
+{
+	memset(p, 0, sizeof(*p));
+	p->ops = &fops;
+	p->reg = &fr;
+	p->src.snapshot = src_snapshot;
+	p->src.release = src_release;
+	p->src.generation = src_generation;
+	p->src.idle = src_idle;
+	p->idle_ns = 10 * T;
+	p->clock = &fclock;
+	p->period_ns = T;
+	p->lead_ns = LEAD;
+	p->ncores = NCORES;
+	p->bwmax_events = BWMAX;
+	p->overhead_events = OVH;
+	p->smooth_a = 0.3;
+	p->policy = pol;
+	p->cpu = -1;
+}
+
 static struct period *
 engine_notify(enum decide_policy pol, void (*notify)(void *))
 {
@@ -250,23 +273,7 @@ engine_notify(enum decide_policy pol, void (*notify)(void *))
 	struct period		*pe;
 	char			err[128];
 
-	memset(&p, 0, sizeof(p));
-	p.ops = &fops;
-	p.reg = &fr;
-	p.src.snapshot = src_snapshot;
-	p.src.release = src_release;
-	p.src.generation = src_generation;
-	p.src.idle = src_idle;
-	p.idle_ns = 10 * T;
-	p.clock = &fclock;
-	p.period_ns = T;
-	p.lead_ns = LEAD;
-	p.ncores = NCORES;
-	p.bwmax_events = BWMAX;
-	p.overhead_events = OVH;
-	p.smooth_a = 0.3;
-	p.policy = pol;
-	p.cpu = -1;
+	params(&p, pol);
 	p.notify = notify;
 	pe = period_new(&p, err, sizeof(err));
 	CHECK(pe != NULL, "period_new: %s", err);
@@ -462,18 +469,8 @@ test_kick(void)
 	char			err[128], warn[128];
 	int			i;
 
-	memset(&p, 0, sizeof(p));
-	p.ops = &fops;
-	p.reg = &fr;
-	p.src.snapshot = src_snapshot;
-	p.src.release = src_release;
-	p.src.idle = src_idle;
-	p.period_ns = T;
-	p.lead_ns = LEAD;
-	p.ncores = NCORES;
-	p.bwmax_events = BWMAX;
-	p.policy = DECIDE_GREEDY;
-	p.cpu = -1;
+	params(&p, DECIDE_GREEDY);
+	p.clock = NULL;
 	p.idle_ns = 60000000000ull;
 	real_time = true;
 	no_task = true;
