@@ -169,6 +169,11 @@ idle_once(struct period *pe)
 	pe->p.src.snapshot(pe->p.src.arg, pe->h, PERIOD_MAX_HOLDERS, &gen);
 	pe->p.src.release(pe->p.src.arg);
 	pe->last_target = 0;
+	/* records the loop was not woken for would wait the whole sleep */
+	if (pe->quiet > 0 && pe->p.notify != NULL) {
+		pe->quiet = 0;
+		pe->p.notify(pe->p.notify_arg);
+	}
 	pthread_mutex_lock(&pe->mu);
 	pe->st.idle++;
 	pthread_mutex_unlock(&pe->mu);
@@ -713,7 +718,8 @@ period_run_once(struct period *pe)
 {
 	uint64_t	target, boundary, deadline, woke;
 
-	if (idle(pe))
+	/* the period after the last holder left is still recorded */
+	if (idle(pe) && pe->rec.holders == 0)
 		return idle_once(pe);
 	if (next_target(pe, &target, &boundary) < 0)
 		return -1;

@@ -454,6 +454,27 @@ test_idle(void)
 	CHECK(st.idle == 2 && st.periods == 1, "stats: idle %llu",
 	    (unsigned long long)st.idle);
 	period_free(pe);
+
+	/*
+	 * The last task leaves while it holds the lock: one more period is
+	 * decided and recorded unregulated, the loop is told, then idle.
+	 */
+	pe = engine_notify(DECIDE_GREEDY, count_notify);
+	fake_now = 5 * T;
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
+	CHECK(period_run_once(pe) == 0 && fr.applies == 1, "held");
+	nholders = 0;
+	no_task = true;
+	notifies = 0;
+	CHECK(period_run_once(pe) == 0 && fr.applies == 2 &&
+	    fr.events[0] == REG_UNLIMITED, "the period after: unregulated");
+	CHECK(period_run_once(pe) == 0 && fr.applies == 2, "then idle");
+	CHECK(notifies == 1, "its record reached the loop (%u)", notifies);
+	period_stats(pe, &st);
+	CHECK(st.idle == 1, "idle once: %llu", (unsigned long long)st.idle);
+	no_task = false;
+	period_free(pe);
 }
 
 /*
