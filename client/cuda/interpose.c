@@ -181,6 +181,44 @@ key(const struct entry *e, const void *stream)
 	return r_; \
 } while (0)
 
+/*
+ * A blocking call that, when it returns 0, has seen everything queued
+ * before it on stream k finish, or on the whole device (dev); the
+ * snapshot keeps launches queued meanwhile active.
+ */
+#define SYNCED(dev, k, call) do { \
+	struct bwcuda_state *st_; \
+	uint64_t snap_; \
+	CUres r_; \
+	if (!on()) \
+		return call; \
+	st_ = bwcuda_global(); \
+	snap_ = bwcuda_sync_begin(st_); \
+	if ((r_ = call) == 0 && (dev)) \
+		bwcuda_device_synced(st_, snap_); \
+	else if (r_ == 0) \
+		bwcuda_stream_synced(st_, (k), snap_); \
+	return r_; \
+} while (0)
+
+/*
+ * A copy that may return before the data has moved: the lock is held
+ * for the call and the default stream left active until a sync.
+ */
+#define COPYING(e, call) do { \
+	struct bwcuda_state *st_; \
+	CUres r_; \
+	if (!on()) \
+		return call; \
+	st_ = bwcuda_global(); \
+	bwcuda_copy_begin(st_); \
+	bwcuda_launch_begin(st_, key(e, NULL)); \
+	r_ = call; \
+	bwcuda_launch_end(st_, key(e, NULL)); \
+	bwcuda_copy_end(st_); \
+	return r_; \
+} while (0)
+
 #define REAL(K, e) \
 	typedef CUres (*fn_t)(PAR_##K); \
 	fn_t real = (fn_t)resolve(e); \
@@ -239,37 +277,15 @@ w_ASYNC2(struct entry *e, PAR_ASYNC2)
 static CUres
 w_COPY_IN(struct entry *e, PAR_COPY_IN)
 {
-	struct bwcuda_state *st;
-	CUres r;
 	REAL(COPY_IN, e);
-
-	if (!on())
-		return real(d, src, n);
-	st = bwcuda_global();
-	bwcuda_copy_begin(st);
-	bwcuda_launch_begin(st, key(e, NULL));
-	r = real(d, src, n);
-	bwcuda_launch_end(st, key(e, NULL));
-	bwcuda_copy_end(st);
-	return r;
+	COPYING(e, real(d, src, n));
 }
 
 static CUres
 w_COPY_1(struct entry *e, PAR_COPY_1)
 {
-	struct bwcuda_state *st;
-	CUres r;
 	REAL(COPY_1, e);
-
-	if (!on())
-		return real(d);
-	st = bwcuda_global();
-	bwcuda_copy_begin(st);
-	bwcuda_launch_begin(st, key(e, NULL));
-	r = real(d);
-	bwcuda_launch_end(st, key(e, NULL));
-	bwcuda_copy_end(st);
-	return r;
+	COPYING(e, real(d));
 }
 
 /*
@@ -299,53 +315,23 @@ w_COPY_OUT(struct entry *e, PAR_COPY_OUT)
 static CUres
 w_STREAM_SYNC(struct entry *e, PAR_STREAM_SYNC)
 {
-	struct bwcuda_state *st;
-	uint64_t snap;
-	CUres r;
 	REAL(STREAM_SYNC, e);
-
-	if (!on())
-		return real(s);
-	st = bwcuda_global();
-	snap = bwcuda_sync_begin(st);
-	if ((r = real(s)) == 0)
-		bwcuda_stream_synced(st, key(e, s), snap);
-	return r;
+	SYNCED(0, key(e, s), real(s));
 }
 
 /* A successful query means the stream is idle: same as a sync. */
 static CUres
 w_STREAM_QUERY(struct entry *e, PAR_STREAM_QUERY)
 {
-	struct bwcuda_state *st;
-	uint64_t snap;
-	CUres r;
 	REAL(STREAM_QUERY, e);
-
-	if (!on())
-		return real(s);
-	st = bwcuda_global();
-	snap = bwcuda_sync_begin(st);
-	if ((r = real(s)) == 0)
-		bwcuda_stream_synced(st, key(e, s), snap);
-	return r;
+	SYNCED(0, key(e, s), real(s));
 }
 
 static CUres
 w_CTX_SYNC(struct entry *e, PAR_CTX_SYNC)
 {
-	struct bwcuda_state *st;
-	uint64_t snap;
-	CUres r;
 	REAL(CTX_SYNC, e);
-
-	if (!on())
-		return real(ctx);
-	st = bwcuda_global();
-	snap = bwcuda_sync_begin(st);
-	if ((r = real(ctx)) == 0)
-		bwcuda_device_synced(st, snap);
-	return r;
+	SYNCED(1, 0, real(ctx));
 }
 
 static CUres
@@ -366,26 +352,27 @@ w_EV_RECORD_F(struct entry *e, PAR_EV_RECORD_F)
 	return real(ev, s, fl);
 }
 
+/* The event's work is done (a sync, or a query that says so). */
 static CUres
-w_EV_SYNC(struct entry *e, PAR_EV_SYNC)
+ev_done(CUev ev, CUres r)
 {
-	CUres r;
-	REAL(EV_SYNC, e);
-
-	if ((r = real(ev)) == 0 && on())
+	if (r == 0 && on())
 		bwcuda_event_synced(bwcuda_global(), (uintptr_t)ev);
 	return r;
 }
 
 static CUres
+w_EV_SYNC(struct entry *e, PAR_EV_SYNC)
+{
+	REAL(EV_SYNC, e);
+	return ev_done(ev, real(ev));
+}
+
+static CUres
 w_EV_QUERY(struct entry *e, PAR_EV_QUERY)
 {
-	CUres r;
 	REAL(EV_QUERY, e);
-
-	if ((r = real(ev)) == 0 && on())
-		bwcuda_event_synced(bwcuda_global(), (uintptr_t)ev);
-	return r;
+	return ev_done(ev, real(ev));
 }
 
 static CUres
