@@ -41,44 +41,30 @@ ks_q(double l)
  * copies of a tied value have been consumed on both sides, so ties are
  * handled as in the definition of the empirical CDF.
  */
-double
-ks_d2(const double *a, size_t n, const double *b, size_t m)
-{
-	size_t	i = 0, j = 0;
-	double	d = 0.0, f, v;
-
-	while (i < n && j < m) {
-		v = a[i] < b[j] ? a[i] : b[j];
-		while (i < n && a[i] == v)
-			i++;
-		while (j < m && b[j] == v)
-			j++;
-		f = fabs((double)i / (double)n - (double)j / (double)m);
-		if (f > d)
-			d = f;
-	}
-	return d;
+#define KS_D2(name, T)							\
+double									\
+name(const T *a, size_t n, const T *b, size_t m)			\
+{									\
+	size_t	i = 0, j = 0;						\
+	double	d = 0.0, f;						\
+	T	v;							\
+									\
+	while (i < n && j < m) {					\
+		v = a[i] < b[j] ? a[i] : b[j];				\
+		while (i < n && a[i] == v)				\
+			i++;						\
+		while (j < m && b[j] == v)				\
+			j++;						\
+		f = fabs((double)i / (double)n - (double)j / (double)m); \
+		if (f > d)						\
+			d = f;						\
+	}								\
+	return d;							\
 }
 
-double
-ks_d2_u32(const uint32_t *a, size_t n, const uint32_t *b, size_t m)
-{
-	size_t	i = 0, j = 0;
-	double	d = 0.0, f;
-	uint32_t v;
-
-	while (i < n && j < m) {
-		v = a[i] < b[j] ? a[i] : b[j];
-		while (i < n && a[i] == v)
-			i++;
-		while (j < m && b[j] == v)
-			j++;
-		f = fabs((double)i / (double)n - (double)j / (double)m);
-		if (f > d)
-			d = f;
-	}
-	return d;
-}
+/* One walk for both sample types (the clustering keeps uint32 ns). */
+KS_D2(ks_d2, double)
+KS_D2(ks_d2_u32, uint32_t)
 
 double
 ks_d1(const double *x, size_t n, double (*cdf)(double, const void *),
