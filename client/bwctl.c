@@ -186,22 +186,11 @@ text_obj(FILE *f, const msgpack_object *o)
 	}
 }
 
+/* map[key], or NULL */
 static const msgpack_object *
 find(const msgpack_object *map, const char *key)
 {
-	size_t		n = strlen(key);
-	uint32_t	i;
-
-	if (map == NULL || map->type != MSGPACK_OBJECT_MAP)
-		return NULL;
-	for (i = 0; i < map->via.map.size; i++) {
-		const msgpack_object *k = &map->via.map.ptr[i].key;
-
-		if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == n &&
-		    memcmp(k->via.str.ptr, key, n) == 0)
-			return &map->via.map.ptr[i].val;
-	}
-	return NULL;
+	return bwp_msg_find(NULL, map, key);
 }
 
 /* The text of map[key] in buf ("-" when absent). */

@@ -267,7 +267,7 @@ bwp_msg_find(const struct bwp_msg *m, const msgpack_object *map,
 {
 	uint32_t	i;
 
-	if (map == NULL)
+	if (map == NULL && m != NULL)
 		map = m->map;
 	if (map == NULL || map->type != MSGPACK_OBJECT_MAP)
 		return NULL;

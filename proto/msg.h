@@ -79,7 +79,10 @@ bwp_msg_known(const struct bwp_msg *m, enum bwp_known k)
 	return m->map != NULL ? m->known[k] : NULL;
 }
 
-/* Value of key in map (NULL if absent); map NULL means the top level. */
+/*
+ * Value of key in map (NULL if absent); map NULL means the top level.
+ * m may be NULL to search a map decoded elsewhere.
+ */
 const msgpack_object *bwp_msg_find(const struct bwp_msg *,
 	    const msgpack_object *map, const char *key);
 
