@@ -16,6 +16,7 @@
 
 #include "bwsched/bwclient.h"
 #include "bdaemon.h"
+#include "monoclock.h"
 
 const char *
 bd_path(const char *arg)
@@ -132,10 +133,7 @@ bd_ncpus(void)
 double
 bd_now(void)
 {
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)monoclock_ns() / 1e9;
 }
 
 void

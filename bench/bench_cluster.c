@@ -18,16 +18,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monoclock.h"
+
 #define NCL	5
 #define NINT	25
 
 static double
 now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)monoclock_ns() / 1e9;
 }
 
 /* Run argv with stdin in / stdout out (-1: inherited); close the rest. */

@@ -15,6 +15,7 @@
 
 #include "budget.h"
 #include "progress.h"
+#include "monoclock.h"
 
 #define B_C		8
 #define B_INTERVALS	64
@@ -44,10 +45,7 @@ b_rand(void)
 static double
 b_now(void)
 {
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	return (double)monoclock_ns();
 }
 
 static int

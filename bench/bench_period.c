@@ -24,6 +24,7 @@
 
 #include "budget.h"
 #include "fileio.h"
+#include "monoclock.h"
 #include "period.h"
 #include "profile.h"
 
@@ -33,15 +34,6 @@
 #define T_NS		1000000ull
 #define NCORES		3
 #define MAX_TASKS	32
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- backend stand-in ---------------------------------------------- */
 
@@ -53,7 +45,7 @@ struct regulator {
 static int
 b_clock(struct regulator *r, uint64_t *p, uint64_t *next)
 {
-	*p = (now_ns() - r->epoch) / T_NS;
+	*p = (monoclock_ns() - r->epoch) / T_NS;
 	*next = r->epoch + (*p + 1) * T_NS;
 	return 0;
 }
@@ -62,7 +54,7 @@ static int
 b_apply(struct regulator *r, uint64_t period, const uint64_t *ev,
     unsigned int n)
 {
-	if (r->epoch + period * T_NS <= now_ns())
+	if (r->epoch + period * T_NS <= monoclock_ns())
 		return -EINVAL;
 	__atomic_fetch_add(&r->applies, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -137,7 +129,7 @@ relaunch(struct bwshm_launch *l)
 	__atomic_store_n(&l->kernel, kern.id, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->nblocks, kern.blocks, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->stream, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->launch_ns, now_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&l->launch_ns, monoclock_ns(), __ATOMIC_RELAXED);
 	__atomic_store_n(&l->state, BWSHM_SLOT_RUNNING, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->seq, s + 2, __ATOMIC_RELEASE);
 }
@@ -296,7 +288,7 @@ main(int argc, char **argv)
 	}
 	if (load_kernel() < 0 || make_tasks() < 0)
 		return 1;
-	reg.epoch = now_ns() / T_NS * T_NS;
+	reg.epoch = monoclock_ns() / T_NS * T_NS;
 	memset(&p, 0, sizeof(p));
 	p.ops = &bops;
 	p.reg = &reg;
@@ -317,7 +309,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench_period: %s\n", err);
 		return 1;
 	}
-	for (end = now_ns() + (uint64_t)(secs * 1e9); now_ns() < end;) {
+	for (end = monoclock_ns() + (uint64_t)(secs * 1e9); monoclock_ns() < end;) {
 		usleep(10000);
 		drain(pe);
 	}

@@ -27,6 +27,7 @@
 #include "bwproto.h"
 #include "msg.h"
 #include "wire.h"
+#include "monoclock.h"
 
 #define EX_OK		0
 #define EX_DAEMON	1
@@ -549,10 +550,7 @@ refresh(struct conn *c, struct view *v, bool ansi)
 static uint64_t
 mono_ms(void)
 {
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return monoclock_ns() / 1000000;
 }
 
 /* Fold events for interval_ms. */
