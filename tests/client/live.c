@@ -21,19 +21,11 @@
 #include "bwsched/bwclient.h"
 #include "bwsched/bwshm.h"
 #include "profile.h"
+#include "../check.h"
 
 static const char	*bwsched, *bwctl, *tmp;
 static char		 sock[256], conf[256], logpath[256];
 static pid_t		 dpid = -1;
-static int		 failures;
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__,	\
-		    #cond);						\
-		failures++;						\
-	}								\
-} while (0)
 
 static void
 msleep(int ms)

@@ -18,16 +18,7 @@
 #include "cvalue.h"
 #include "msg.h"
 #include "wire.h"
-
-static int failures;
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__,	\
-		    #cond);						\
-		failures++;						\
-	}								\
-} while (0)
+#include "../check.h"
 
 static void
 test_task_page(void)

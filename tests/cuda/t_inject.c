@@ -11,15 +11,7 @@
 
 #include "../../client/cuda/inject.h"
 #include "../../client/cuda/interpose.h"
-
-static int failures;
-
-#define CHECK(c) do { \
-	if (!(c)) { \
-		fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); \
-		failures++; \
-	} \
-} while (0)
+#include "../check.h"
 
 /* ---- fake CUPTI ---------------------------------------------------------- */
 

@@ -15,16 +15,9 @@
 #include <string.h>
 
 #include "fake.h"
+#include "../check.h"
 
 static const char *logpath;
-static int failures;
-
-#define CHECK(c) do { \
-	if (!(c)) { \
-		fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); \
-		failures++; \
-	} \
-} while (0)
 
 #define S(x)	((CUstream)(uintptr_t)(x))
 #define EVT(x)	((CUevent)(uintptr_t)(x))

@@ -11,15 +11,7 @@
 #include <string.h>
 
 #include "../../client/cuda/state.h"
-
-static int failures;
-
-#define CHECK(c) do { \
-	if (!(c)) { \
-		fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); \
-		failures++; \
-	} \
-} while (0)
+#include "../check.h"
 
 /* ---- the test sink: the daemon's view ---------------------------------- */
 

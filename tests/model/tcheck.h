@@ -9,22 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int tcheck_failed;
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,	\
-		    __LINE__, #cond);					\
-		tcheck_failed++;					\
-	}								\
-} while (0)
+#include "../check.h"
 
 #define CHECK_NEAR(a, b, eps) do {					\
 	double	tc_a = (a), tc_b = (b);					\
 	if (!(fabs(tc_a - tc_b) <= (eps))) {				\
 		fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g\n",	\
 		    __FILE__, __LINE__, #a, tc_a, tc_b);		\
-		tcheck_failed++;					\
+		failures++;						\
 	}								\
 } while (0)
 
@@ -33,7 +25,7 @@ static int tcheck_failed;
 	if (tc_a != tc_b) {						\
 		fprintf(stderr, "%s:%d: %s = %llu, expected %llu\n",	\
 		    __FILE__, __LINE__, #a, tc_a, tc_b);		\
-		tcheck_failed++;					\
+		failures++;						\
 	}								\
 } while (0)
 
@@ -65,8 +57,8 @@ tunit(void)
 static inline int
 tcheck_done(const char *name)
 {
-	if (tcheck_failed) {
-		fprintf(stderr, "%s: %d checks failed\n", name, tcheck_failed);
+	if (failures) {
+		fprintf(stderr, "%s: %d checks failed\n", name, failures);
 		return 1;
 	}
 	printf("%s: all checks passed\n", name);

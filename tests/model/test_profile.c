@@ -153,7 +153,7 @@ test_bad(void)
 		if (strncmp(err, bad[i].err, strlen(bad[i].err)) != 0) {
 			fprintf(stderr, "case %zu: got \"%s\", expected "
 			    "\"%s...\"\n", i, err, bad[i].err);
-			tcheck_failed++;
+			failures++;
 		}
 	}
 	/* a tiny error buffer is not overrun */

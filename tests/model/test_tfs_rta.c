@@ -110,7 +110,7 @@ test_rta_bad(void)
 		    sizeof(err)) == -EINVAL);
 		if (strncmp(err, bad[i].err, strlen(bad[i].err)) != 0) {
 			fprintf(stderr, "case %zu: got \"%s\"\n", i, err);
-			tcheck_failed++;
+			failures++;
 		}
 	}
 }

@@ -7,15 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
-static int pcheck_failed;
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: check failed: %s\n",		\
-		    __FILE__, __LINE__, #cond);				\
-		pcheck_failed++;					\
-	}								\
-} while (0)
+#include "../check.h"
 
 /* |got - want| <= tol (absolute). */
 #define CHECK_NEAR(got, want, tol) do {					\
@@ -23,14 +15,14 @@ static int pcheck_failed;
 	if (!(fabs(g_ - w_) <= (tol))) {				\
 		fprintf(stderr, "%s:%d: %s = %.17g, want %.17g +- %g\n",\
 		    __FILE__, __LINE__, #got, g_, w_, (double)(tol));	\
-		pcheck_failed++;					\
+		failures++;						\
 	}								\
 } while (0)
 
 #define CHECK_DONE() do {						\
-	if (pcheck_failed)						\
-		fprintf(stderr, "%d checks failed\n", pcheck_failed);	\
-	return pcheck_failed ? 1 : 0;					\
+	if (failures)						\
+		fprintf(stderr, "%d checks failed\n", failures);	\
+	return failures ? 1 : 0;					\
 } while (0)
 
 #endif /* PCHECK_H */

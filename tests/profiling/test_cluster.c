@@ -83,7 +83,7 @@ main(void)
 		if (id[b] != truth(b)) {
 			fprintf(stderr, "block %u: cluster %u, want %d\n", b,
 			    id[b], truth(b));
-			pcheck_failed++;
+			failures++;
 			break;
 		}
 	n = cluster_intervals(id, NB, first, cl, 64);
@@ -113,7 +113,7 @@ main(void)
 		if (b > 0 && (id[b] == id[b - 1]) != ((b / 50) == (b - 1) / 50)) {
 			fprintf(stderr, "spread: block %u in cluster %u\n", b,
 			    id[b]);
-			pcheck_failed++;
+			failures++;
 			break;
 		}
 	CHECK(cluster_intervals(id, NB, first, cl, 64) == NB / 50);

@@ -1,0 +1,20 @@
+/*
+ * check.h - the unit tests' CHECK: report a condition that does not
+ * hold, count it in failures and go on, so one run shows every failure.
+ */
+#ifndef TESTS_CHECK_H
+#define TESTS_CHECK_H
+
+#include <stdio.h>
+
+static int failures;
+
+#define CHECK(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__,	\
+		    #cond);						\
+		failures++;						\
+	}								\
+} while (0)
+
+#endif /* TESTS_CHECK_H */
