@@ -33,7 +33,7 @@ prof_scripts = tests/profiling/cluster.sh tests/profiling/evt.sh \
 	tests/profiling/nvcc.sh
 TESTS += $(prof_scripts)
 dist_check_SCRIPTS += $(prof_scripts)
-EXTRA_DIST += tests/profiling/scipy_ref.py tests/profiling/nvcc_test.cu \
+EXTRA_DIST += tests/profiling/lib.sh tests/profiling/scipy_ref.py tests/profiling/nvcc_test.cu \
 	tests/profiling/data/too_few.csv tests/profiling/data/bad_header.csv
 pkginclude_HEADERS += include/bwsched/bwprofile.cuh
 

@@ -4,14 +4,8 @@
 # binary and stdin; the profile accepted by the .bwk parser (bwanalyze
 # show); too few samples and bad input refused with a clear reason.
 set -u
-bw="$top_builddir/tools/bwanalyze"
-gen="$top_builddir/tools/bwtracegen"
+. "$top_srcdir/tests/profiling/lib.sh"
 data="$top_srcdir/tests/profiling/data"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-no() { echo "FAIL: $*"; fail=1; }
 
 # status, pattern in stderr/stdout, command...
 expect_rc() {

@@ -3,12 +3,7 @@
 # tolerance and ok; an AR(1) series, a trend and too few samples are
 # refused with the assumption that failed.
 set -u
-bw="$top_builddir/tools/bwanalyze"
-gen="$top_builddir/tools/bwtracegen"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "$top_srcdir/tests/profiling/lib.sh"
 
 # per-run Gumbel(5000, 30): the block-25 maxima are Gumbel(5000 + 30 ln 25,
 # 30), and x_p is the per-run quantile 5000 - 30 ln(-ln(1 - p))

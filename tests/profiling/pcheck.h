@@ -5,6 +5,7 @@
 #define PCHECK_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../check.h"
@@ -18,6 +19,18 @@
 		failures++;						\
 	}								\
 } while (0)
+
+/* splitmix64: a uniform draw in (0, 1), the same on every platform. */
+static inline double
+punif(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
 
 #define CHECK_DONE() do {						\
 	if (failures)						\

@@ -3,12 +3,7 @@
 # without gnuplot), and bad arguments refused.
 set -u
 [ -n "${GNUPLOT:-}" ] || exit 77
-bw="$top_builddir/tools/bwanalyze"
-gen="$top_builddir/tools/bwtracegen"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "$top_srcdir/tests/profiling/lib.sh"
 
 images() {	# prefix
 	[ "$(head -c 8 "$1.png" | od -An -tx1 | tr -d ' \n')" = \

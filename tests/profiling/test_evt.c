@@ -16,12 +16,7 @@ static uint64_t rs = 12345;
 static double
 unif(void)
 {
-	uint64_t z = (rs += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+	return punif(&rs);
 }
 
 static double
