@@ -339,8 +339,7 @@ start_watchers(struct bwsched *d)
 		ev_signal_start(d->loop, s[i]);
 	}
 	ev_timer_init(&d->tick, tick_cb, TICK_S, TICK_S);
-	d->tick.data = d;
-	bwsched_poll_tasks(d);	/* stops itself at once when there is none */
+	d->tick.data = d;	/* started by the first task.register */
 	ev_timer_init(&d->status_w, status_cb, 1, 1);
 	d->status_w.data = d;
 	ev_timer_start(d->loop, &d->status_w);
