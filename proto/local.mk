@@ -1,6 +1,7 @@
 # proto: the wire format shared by the daemon, libbwclient and bwctl.
 noinst_LTLIBRARIES += proto/libbwproto.la
 proto_libbwproto_la_SOURCES = proto/bwproto.h proto/msg.c proto/msg.h \
+	proto/mpdec.c proto/mpdec.h \
 	include/bwsched/bwshm.h \
 	proto/wire.c proto/wire.h
 proto_libbwproto_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
@@ -14,10 +15,21 @@ tests_daemon_test_proto_SOURCES = tests/daemon/test_proto.c \
 tests_daemon_test_proto_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_daemon_test_proto_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
 
-# fuzz target: the daemon's decode + validate path
+# the msgpack decoder against msgpack-c's
+check_PROGRAMS += tests/daemon/test_mpdec
+TESTS += tests/daemon/test_mpdec
+tests_daemon_test_mpdec_SOURCES = tests/daemon/test_mpdec.c \
+	fuzz/mpdiff.c fuzz/mpdiff.h
+tests_daemon_test_mpdec_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fuzz
+tests_daemon_test_mpdec_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_daemon_test_mpdec_LDADD = proto/libbwproto.la $(MSGPACK_LIBS) -lm
+
+# fuzz target: the daemon's decode + validate path, and the msgpack
+# decoder against msgpack-c's on every input
 FUZZ_PROGS += fuzz/fuzz_msg
 check_PROGRAMS += fuzz/fuzz_msg
-fuzz_fuzz_msg_SOURCES = fuzz/fuzz_msg.c daemon/validate.c daemon/validate.h
+fuzz_fuzz_msg_SOURCES = fuzz/fuzz_msg.c daemon/validate.c daemon/validate.h \
+	fuzz/mpdiff.c fuzz/mpdiff.h
 fuzz_fuzz_msg_LDADD = proto/libbwproto.la lib/libbwutil.la $(MSGPACK_LIBS)
 if ENABLE_FUZZING
 fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(FUZZ_CFLAGS)

@@ -1,5 +1,6 @@
 /*
- * msg.c - message reader and writer over msgpack-c (see msg.h).
+ * msg.c - message reader and writer over msgpack-c's object model (see
+ * msg.h); the decoding itself is mpdec.c's.
  */
 #include <config.h>
 #include <math.h>
@@ -8,126 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpdec.h"
 #include "msg.h"
-
-/* ---- pre-scan ----------------------------------------------------- */
-
-static uint64_t
-be_read(const uint8_t *p, unsigned int n)
-{
-	uint64_t	v = 0;
-
-	while (n-- > 0)
-		v = (v << 8) | *p++;
-	return v;
-}
-
-/*
- * Size of the header of the item at p and of its payload, and how many
- * items it contains.  -1 for the never-used byte 0xc1.
- */
-static int
-item_shape(const uint8_t *p, size_t avail, size_t *hdr, uint64_t *payload,
-    uint64_t *items)
-{
-	static const uint8_t fixed[] = {	/* 0xc0..0xdf header+payload */
-		[0x00] = 1, [0x02] = 1, [0x03] = 1,
-		[0x0a] = 5, [0x0b] = 9, [0x0c] = 2, [0x0d] = 3, [0x0e] = 5,
-		[0x0f] = 9, [0x10] = 2, [0x11] = 3, [0x12] = 5, [0x13] = 9,
-		[0x14] = 3, [0x15] = 4, [0x16] = 6, [0x17] = 10, [0x18] = 18,
-	};
-	uint8_t		b = p[0];
-	unsigned int	w;
-
-	*payload = 0;
-	*items = 0;
-	*hdr = 1;
-	if (b <= 0x7f || b >= 0xe0)
-		return 0;
-	if (b <= 0x8f) {
-		*items = 2u * (b & 0x0f);
-		return 0;
-	}
-	if (b <= 0x9f) {
-		*items = b & 0x0f;
-		return 0;
-	}
-	if (b <= 0xbf) {
-		*payload = b & 0x1f;
-		return 0;
-	}
-	switch (b) {
-	case 0xc1:
-		return -1;
-	case 0xc4: case 0xc5: case 0xc6:	/* bin */
-	case 0xd9: case 0xda: case 0xdb:	/* str */
-		w = b >= 0xd9 ? 1u << (b - 0xd9) : 1u << (b - 0xc4);
-		*hdr = 1 + w;
-		if (avail < *hdr)
-			return 0;
-		*payload = be_read(p + 1, w);
-		return 0;
-	case 0xc7: case 0xc8: case 0xc9:	/* ext: type byte after len */
-		w = 1u << (b - 0xc7);
-		*hdr = 2 + w;
-		if (avail < *hdr)
-			return 0;
-		*payload = be_read(p + 1, w);
-		return 0;
-	case 0xdc: case 0xdd:			/* array */
-	case 0xde: case 0xdf:			/* map */
-		w = (b == 0xdc || b == 0xde) ? 2 : 4;
-		*hdr = 1 + w;
-		if (avail < *hdr)
-			return 0;
-		*items = be_read(p + 1, w) * (b >= 0xde ? 2 : 1);
-		return 0;
-	}
-	*hdr = fixed[b - 0xc0];
-	return *hdr ? 0 : -1;
-}
-
-/*
- * Walk the encoding without allocating: every container's element count
- * must fit in the bytes left (each element takes at least one), so the
- * decoder's allocations stay proportional to the message size.  A
- * 5-byte "array of 2^32 elements" would otherwise make msgpack-c
- * allocate gigabytes before noticing the data is missing.
- */
-static int
-prescan(const uint8_t *p, size_t len, size_t *used, char *err, size_t errlen)
-{
-	uint64_t	pending = 1, payload, items;
-	size_t		off = 0, hdr;
-
-	while (pending > 0) {
-		if (off >= len) {
-			snprintf(err, errlen, "truncated at byte %zu", off);
-			return -1;
-		}
-		if (item_shape(p + off, len - off, &hdr, &payload,
-		    &items) < 0) {
-			snprintf(err, errlen, "invalid byte 0x%02x at %zu",
-			    p[off], off);
-			return -1;
-		}
-		if (hdr > len - off || payload > len - off - hdr) {
-			snprintf(err, errlen, "truncated at byte %zu", off);
-			return -1;
-		}
-		off += hdr + (size_t)payload;
-		pending--;
-		if (items > len - off) {
-			snprintf(err, errlen,
-			    "container at %zu claims more items than bytes",
-			    off - hdr);
-			return -1;
-		}
-		pending += items;
-	}
-	*used = off;
-	return 0;
-}
 
 /* ---- reader ------------------------------------------------------- */
 
@@ -222,7 +105,7 @@ int
 bwp_msg_parse(struct bwp_msg *m, const void *buf, size_t len)
 {
 	char	why[96];
-	size_t	used = 0, off = 0;
+	size_t	used = 0;
 	int	r;
 
 	if (len == 0)
@@ -231,19 +114,18 @@ bwp_msg_parse(struct bwp_msg *m, const void *buf, size_t len)
 		return bwp_msg_fail(m, BWP_E_TOOBIG,
 		    "message of %zu bytes over the limit of %d", len,
 		    BWP_MAX_MSG);
-	if (prescan(buf, len, &used, why, sizeof(why)) < 0)
+	if (m->zone == NULL &&
+	    (m->zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE)) == NULL)
+		return bwp_msg_fail(m, BWP_E_INTERNAL, "out of memory");
+	r = mpdec_decode(buf, len, &used, m->zone, &m->obj, why, sizeof(why));
+	if (r == MPDEC_NOMEM)
+		return bwp_msg_fail(m, BWP_E_INTERNAL, "out of memory");
+	if (r != MPDEC_OK)
 		return bwp_msg_fail(m, BWP_E_MALFORMED, "bad msgpack: %s",
 		    why);
 	if (used != len)
 		return bwp_msg_fail(m, BWP_E_MALFORMED,
 		    "%zu trailing bytes after the message", len - used);
-	if (m->zone == NULL &&
-	    (m->zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE)) == NULL)
-		return bwp_msg_fail(m, BWP_E_INTERNAL, "out of memory");
-	r = msgpack_unpack(buf, len, &off, m->zone, &m->obj);
-	if (r != MSGPACK_UNPACK_SUCCESS || off != len)
-		return bwp_msg_fail(m, BWP_E_MALFORMED,
-		    "bad msgpack (decoder error %d)", r);
 	if (m->obj.type != MSGPACK_OBJECT_MAP)
 		return bwp_msg_fail(m, BWP_E_MALFORMED,
 		    "message is not a map");

@@ -1,11 +1,11 @@
 /*
  * msg.h - decode, validate and encode one bwsched protocol message
- * (doc/protocol.md).  The reader wraps msgpack-c's unpacked object with
- * typed getters that check type, range, string length and array size and
- * leave a status code and an error text naming the key; the writer packs
- * with msgpack_packer into its own buffer and counts the top-level keys
- * itself so callers cannot get the map size wrong.  No daemon or client state here:
- * both sides link this.
+ * (doc/protocol.md).  The reader decodes into msgpack-c's object model
+ * (mpdec.h) and wraps it with typed getters that check type, range,
+ * string length and array size and leave a status code and an error text
+ * naming the key; the writer packs into its own buffer and counts the
+ * top-level keys itself so callers cannot get the map size wrong.  No
+ * daemon or client state here: both sides link this.
  */
 #ifndef BWP_MSG_H
 #define BWP_MSG_H
