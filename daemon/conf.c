@@ -120,7 +120,8 @@ find_key(const char *name)
 	size_t	i;
 
 	for (i = 0; i < NKEYS; i++)
-		if (strcmp(keys[i].name, name) == 0)
+		if (keys[i].name[0] == name[0] &&
+		    strcmp(keys[i].name, name) == 0)
 			return &keys[i];
 	return NULL;
 }

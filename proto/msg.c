@@ -85,6 +85,7 @@ static void
 find_known(struct bwp_msg *m)
 {
 	const msgpack_object_kv	*kv = m->map->via.map.ptr;
+	const char		*s;
 	uint32_t		 i, n;
 	int			 k;
 
@@ -94,9 +95,11 @@ find_known(struct bwp_msg *m)
 		if (kv[i].key.type != MSGPACK_OBJECT_STR)
 			continue;
 		n = kv[i].key.via.str.size;
+		s = kv[i].key.via.str.ptr;
 		for (k = 0; k < BWP_KN_MAX; k++)
-			if (known_keys[k].len == n && memcmp(known_keys[k].name,
-			    kv[i].key.via.str.ptr, n) == 0)
+			if (known_keys[k].len == n &&
+			    known_keys[k].name[0] == s[0] &&
+			    memcmp(known_keys[k].name + 1, s + 1, n - 1) == 0)
 				m->known[k] = &kv[i].val;
 	}
 }
@@ -193,16 +196,16 @@ bwp_msg_request(struct bwp_msg *m, const void *buf, size_t len)
 	if (o->type != MSGPACK_OBJECT_STR)
 		return bwp_msg_fail(m, BWP_E_BADARG,
 		    "\"op\" must be a string");
+	m->op = bwp_op_lookup(o->via.str.ptr, o->via.str.size);
+	if (m->op != 0)
+		return BWP_OK;
+	/* name it in the error only when it is printable text */
 	if (o->via.str.size >= sizeof(op) ||
 	    bwp_obj_str(m, o, BWP_K_OP, sizeof(op) - 1, op) < 0) {
 		m->status = BWP_OK;
 		return bwp_msg_fail(m, BWP_E_UNKNOWN_OP, "unknown op");
 	}
-	m->op = bwp_op_lookup(op, strlen(op));
-	if (m->op == 0)
-		return bwp_msg_fail(m, BWP_E_UNKNOWN_OP, "unknown op \"%s\"",
-		    op);
-	return BWP_OK;
+	return bwp_msg_fail(m, BWP_E_UNKNOWN_OP, "unknown op \"%s\"", op);
 }
 
 static const msgpack_object *
@@ -384,25 +387,29 @@ bwp_get_array(struct bwp_msg *m, const msgpack_object *map, const char *key,
 
 /* ---- ops and status names ---------------------------------------- */
 
-static const char *const op_names[BWP_OP_MAX] = {
-	[BWP_OP_HELLO] = "hello",
-	[BWP_OP_TASK_REGISTER] = "task.register",
-	[BWP_OP_TASK_UNREGISTER] = "task.unregister",
-	[BWP_OP_KERNEL_REGISTER] = "kernel.register",
-	[BWP_OP_KERNEL_START] = "kernel.start",
-	[BWP_OP_KERNEL_END] = "kernel.end",
-	[BWP_OP_STREAM_SYNC] = "stream.sync",
-	[BWP_OP_MEMCPY_BEGIN] = "memcpy.begin",
-	[BWP_OP_MEMCPY_END] = "memcpy.end",
-	[BWP_OP_LOCK] = "lock",
-	[BWP_OP_UNLOCK] = "unlock",
-	[BWP_OP_STATUS] = "status",
-	[BWP_OP_TASKS] = "tasks",
-	[BWP_OP_KERNELS] = "kernels",
-	[BWP_OP_GET] = "get",
-	[BWP_OP_SET] = "set",
-	[BWP_OP_SUBSCRIBE] = "subscribe",
-	[BWP_OP_RELOAD] = "reload",
+/* Names with their lengths, so a lookup compares bytes only on a match. */
+static const struct {
+	const char	*name;
+	size_t		 len;
+} op_names[BWP_OP_MAX] = {
+	[BWP_OP_HELLO] = KNOWN("hello"),
+	[BWP_OP_TASK_REGISTER] = KNOWN("task.register"),
+	[BWP_OP_TASK_UNREGISTER] = KNOWN("task.unregister"),
+	[BWP_OP_KERNEL_REGISTER] = KNOWN("kernel.register"),
+	[BWP_OP_KERNEL_START] = KNOWN("kernel.start"),
+	[BWP_OP_KERNEL_END] = KNOWN("kernel.end"),
+	[BWP_OP_STREAM_SYNC] = KNOWN("stream.sync"),
+	[BWP_OP_MEMCPY_BEGIN] = KNOWN("memcpy.begin"),
+	[BWP_OP_MEMCPY_END] = KNOWN("memcpy.end"),
+	[BWP_OP_LOCK] = KNOWN("lock"),
+	[BWP_OP_UNLOCK] = KNOWN("unlock"),
+	[BWP_OP_STATUS] = KNOWN("status"),
+	[BWP_OP_TASKS] = KNOWN("tasks"),
+	[BWP_OP_KERNELS] = KNOWN("kernels"),
+	[BWP_OP_GET] = KNOWN("get"),
+	[BWP_OP_SET] = KNOWN("set"),
+	[BWP_OP_SUBSCRIBE] = KNOWN("subscribe"),
+	[BWP_OP_RELOAD] = KNOWN("reload"),
 };
 
 static const char *const status_names[BWP_E_MAX] = {
@@ -416,7 +423,7 @@ bwp_op_name(enum bwp_op op)
 {
 	if (op <= 0 || op >= BWP_OP_MAX)
 		return "?";
-	return op_names[op];
+	return op_names[op].name;
 }
 
 enum bwp_op
@@ -424,12 +431,9 @@ bwp_op_lookup(const char *name, size_t len)
 {
 	int	i;
 
-	if (len == 0)
-		return (enum bwp_op)0;
 	for (i = 1; i < BWP_OP_MAX; i++)
-		if (op_names[i][0] == name[0] &&
-		    strncmp(op_names[i], name, len) == 0 &&
-		    op_names[i][len] == '\0')
+		if (op_names[i].len == len &&
+		    memcmp(op_names[i].name, name, len) == 0)
 			return (enum bwp_op)i;
 	return (enum bwp_op)0;
 }
@@ -523,13 +527,7 @@ be_put(uint8_t *p, uint8_t tag, uint64_t v, unsigned int bytes)
 }
 
 void
-bwp_w_str(struct bwp_writer *w, const char *s)
-{
-	bwp_w_strn(w, s, strlen(s));
-}
-
-void
-bwp_w_strn(struct bwp_writer *w, const char *s, size_t n)
+bwp_w_strn_slow(struct bwp_writer *w, const char *s, size_t n)
 {
 	uint8_t	*p = w_room(w, n + 5);
 	size_t	 h;
@@ -550,13 +548,6 @@ bwp_w_strn(struct bwp_writer *w, const char *s, size_t n)
 	if (n > 0)
 		memcpy(p + h, s, n);
 	w->len += h + n;
-}
-
-void
-bwp_w_key(struct bwp_writer *w, const char *key)
-{
-	w->nkeys++;
-	bwp_w_str(w, key);
 }
 
 void
@@ -621,41 +612,6 @@ void
 bwp_w_object(struct bwp_writer *w, const msgpack_object *o)
 {
 	msgpack_pack_object(&w->pk, *o);
-}
-
-void
-bwp_w_kuint(struct bwp_writer *w, const char *key, uint64_t v)
-{
-	bwp_w_key(w, key);
-	bwp_w_uint(w, v);
-}
-
-void
-bwp_w_kint(struct bwp_writer *w, const char *key, int64_t v)
-{
-	bwp_w_key(w, key);
-	bwp_w_int(w, v);
-}
-
-void
-bwp_w_kdouble(struct bwp_writer *w, const char *key, double v)
-{
-	bwp_w_key(w, key);
-	bwp_w_double(w, v);
-}
-
-void
-bwp_w_kbool(struct bwp_writer *w, const char *key, bool v)
-{
-	bwp_w_key(w, key);
-	bwp_w_bool(w, v);
-}
-
-void
-bwp_w_kstr(struct bwp_writer *w, const char *key, const char *v)
-{
-	bwp_w_key(w, key);
-	bwp_w_str(w, v);
 }
 
 const void *

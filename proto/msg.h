@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <msgpack.h>
 
@@ -119,7 +120,7 @@ int	bwp_obj_str(struct bwp_msg *, const msgpack_object *,
 /* ---- ops and status names ---------------------------------------- */
 
 const char	*bwp_op_name(enum bwp_op);
-/* 0 when no op has that name */
+/* The op named by the len bytes at name (no NUL needed), or 0. */
 enum bwp_op	 bwp_op_lookup(const char *name, size_t len);
 const char	*bwp_status_name(int status);
 
@@ -152,25 +153,86 @@ struct bwp_writer {
 
 void	bwp_w_init(struct bwp_writer *);
 void	bwp_w_free(struct bwp_writer *);
-void	bwp_w_key(struct bwp_writer *, const char *key);
 void	bwp_w_uint(struct bwp_writer *, uint64_t);
 void	bwp_w_int(struct bwp_writer *, int64_t);
 void	bwp_w_double(struct bwp_writer *, double);
 void	bwp_w_bool(struct bwp_writer *, bool);
 void	bwp_w_nil(struct bwp_writer *);
-void	bwp_w_str(struct bwp_writer *, const char *);
-void	bwp_w_strn(struct bwp_writer *, const char *, size_t);
 void	bwp_w_map(struct bwp_writer *, uint32_t n);
 void	bwp_w_array(struct bwp_writer *, uint32_t n);
 /* Copy a decoded object back out (get/set echo). */
 void	bwp_w_object(struct bwp_writer *, const msgpack_object *);
+/* bwp_w_strn() for what its inline part leaves: long strings, no room. */
+void	bwp_w_strn_slow(struct bwp_writer *, const char *, size_t);
+
+/*
+ * Strings of up to 31 bytes (msgpack's fixstr) are most of every message
+ * and every key, so they are written inline: a constant key's length and
+ * copy fold into a few stores.
+ */
+static inline void
+bwp_w_strn(struct bwp_writer *w, const char *s, size_t n)
+{
+	char	*p = w->data + w->len;
+
+	if (n <= 31 && n < w->cap - w->len && !w->nomem) {
+		p[0] = (char)(0xa0 | n);
+		if (n > 0)	/* s may be NULL then */
+			memcpy(p + 1, s, n);
+		w->len += n + 1;
+	} else
+		bwp_w_strn_slow(w, s, n);
+}
+
+static inline void
+bwp_w_str(struct bwp_writer *w, const char *s)
+{
+	bwp_w_strn(w, s, strlen(s));
+}
+
+/* A top-level key, counted for the map header. */
+static inline void
+bwp_w_key(struct bwp_writer *w, const char *key)
+{
+	w->nkeys++;
+	bwp_w_str(w, key);
+}
 
 /* Convenience: top-level key plus value. */
-void	bwp_w_kuint(struct bwp_writer *, const char *key, uint64_t);
-void	bwp_w_kint(struct bwp_writer *, const char *key, int64_t);
-void	bwp_w_kdouble(struct bwp_writer *, const char *key, double);
-void	bwp_w_kbool(struct bwp_writer *, const char *key, bool);
-void	bwp_w_kstr(struct bwp_writer *, const char *key, const char *);
+static inline void
+bwp_w_kuint(struct bwp_writer *w, const char *key, uint64_t v)
+{
+	bwp_w_key(w, key);
+	bwp_w_uint(w, v);
+}
+
+static inline void
+bwp_w_kint(struct bwp_writer *w, const char *key, int64_t v)
+{
+	bwp_w_key(w, key);
+	bwp_w_int(w, v);
+}
+
+static inline void
+bwp_w_kdouble(struct bwp_writer *w, const char *key, double v)
+{
+	bwp_w_key(w, key);
+	bwp_w_double(w, v);
+}
+
+static inline void
+bwp_w_kbool(struct bwp_writer *w, const char *key, bool v)
+{
+	bwp_w_key(w, key);
+	bwp_w_bool(w, v);
+}
+
+static inline void
+bwp_w_kstr(struct bwp_writer *w, const char *key, const char *v)
+{
+	bwp_w_key(w, key);
+	bwp_w_str(w, v);
+}
 
 /*
  * Put the map header with the counted keys in front of the body and

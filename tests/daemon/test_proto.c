@@ -46,6 +46,8 @@ static const struct {
 	{ "{\"v\":1,\"id\":1}", 0, BWP_E_BADARG, "\"op\"" },
 	{ "{\"v\":1,\"id\":1,\"op\":7}", 0, BWP_E_BADARG, "\"op\"" },
 	{ "{\"v\":1,\"id\":1,\"op\":\"fly\"}", 0, BWP_E_UNKNOWN_OP, "fly" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"ge\"}", 0, BWP_E_UNKNOWN_OP, "\"ge\"" },
+	{ "{\"v\":1,\"id\":1,\"op\":\"gets\"}", 0, BWP_E_UNKNOWN_OP, "gets" },
 	{ "{\"v\":1,\"id\":18446744073709551615,\"op\":\"status\"}", 0,
 	    BWP_OK, NULL },
 	{ "{\"v\":1,\"id\":1,\"op\":\"status\",\"future\":[1]}", 0, BWP_OK,
@@ -291,6 +293,10 @@ writer(void)
 	    bwp_op_lookup("reload", 6) == BWP_OP_RELOAD &&
 	    strcmp(bwp_op_name(BWP_OP_STREAM_SYNC), "stream.sync") == 0,
 	    "names");
+	/* a name is its bytes: no prefix, no NUL-terminated prefix */
+	CHECK(bwp_op_lookup("getx", 3) == BWP_OP_GET &&
+	    bwp_op_lookup("get\0x", 5) == 0 && bwp_op_lookup("ge", 2) == 0 &&
+	    bwp_op_lookup("", 0) == 0, "op lookup by length");
 	bwp_msg_free(&m);
 	bwp_w_free(&w);
 }
