@@ -76,6 +76,12 @@ static const struct {
 	[BWP_KN_EVENT] = KNOWN(BWP_K_EVENT),
 };
 
+/* Bit n set when a header key is n bytes long: other keys skip the table. */
+#define KLEN(k)		(1u << (sizeof(k) - 1))
+static const uint32_t known_lens = KLEN(BWP_K_VERSION) | KLEN(BWP_K_ID) |
+    KLEN(BWP_K_OP) | KLEN(BWP_K_STATUS) | KLEN(BWP_K_ERROR) |
+    KLEN(BWP_K_EVENT);
+
 /*
  * One pass over the top-level keys for the header ones, so requests and
  * replies are checked without a search per key.  The last of a repeated
@@ -96,11 +102,15 @@ find_known(struct bwp_msg *m)
 			continue;
 		n = kv[i].key.via.str.size;
 		s = kv[i].key.via.str.ptr;
+		if (n > 31 || !(known_lens >> n & 1))
+			continue;
 		for (k = 0; k < BWP_KN_MAX; k++)
 			if (known_keys[k].len == n &&
-			    known_keys[k].name[0] == s[0] &&
-			    memcmp(known_keys[k].name + 1, s + 1, n - 1) == 0)
+			    known_keys[k].name[0] == s[0] && (n == 1 ||
+			    memcmp(known_keys[k].name + 1, s + 1, n - 1) == 0)) {
 				m->known[k] = &kv[i].val;
+				break;	/* the names differ */
+			}
 	}
 }
 
@@ -138,18 +148,18 @@ bwp_msg_parse(struct bwp_msg *m, const void *buf, size_t len)
 }
 
 static bool
-key_is(const msgpack_object *k, const char *key)
+key_is(const msgpack_object *k, const char *key, size_t n)
 {
-	size_t	n = strlen(key);
-
 	return k->type == MSGPACK_OBJECT_STR && k->via.str.size == n &&
-	    memcmp(k->via.str.ptr, key, n) == 0;
+	    (n == 0 || (k->via.str.ptr[0] == key[0] &&
+	    memcmp(k->via.str.ptr, key, n) == 0));
 }
 
 const msgpack_object *
 bwp_msg_find(const struct bwp_msg *m, const msgpack_object *map,
     const char *key)
 {
+	size_t		n = strlen(key);
 	uint32_t	i;
 
 	if (map == NULL && m != NULL)
@@ -158,7 +168,7 @@ bwp_msg_find(const struct bwp_msg *m, const msgpack_object *map,
 		return NULL;
 	/* last one wins, like most decoders that build a dictionary */
 	for (i = map->via.map.size; i-- > 0;)
-		if (key_is(&map->via.map.ptr[i].key, key))
+		if (key_is(&map->via.map.ptr[i].key, key, n))
 			return &map->via.map.ptr[i].val;
 	return NULL;
 }
