@@ -75,7 +75,7 @@ peer_new(struct bwsched *d, int fd)
 	p->admin = peer_is_admin(d, cr.pid, cr.uid, cr.gid);
 	p->qtail = &p->qhead;
 	p->tokens = (double)d->cfg.max_msgs_per_sec;
-	p->refill_ns = bwsched_now();
+	p->refill = ev_now(d->loop);
 	ev_io_init(&p->rio, peer_read_cb, fd, EV_READ);
 	ev_io_init(&p->wio, peer_write_cb, fd, EV_WRITE);
 	p->rio.data = p->wio.data = p;
@@ -200,15 +200,20 @@ peer_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 	ev_io_stop(loop, w);
 }
 
-/* Token bucket: max_msgs_per_sec per second, burst of one second. */
+/*
+ * Token bucket: max_msgs_per_sec per second, burst of one second.  Time
+ * is the loop's, read once per wake-up rather than once per message; it
+ * follows the wall clock, so a clock stepped back refills nothing.
+ */
 static bool
 rate_ok(struct peer *p)
 {
-	double		rate = (double)p->d->cfg.max_msgs_per_sec;
-	uint64_t	now = bwsched_now();
+	double	rate = (double)p->d->cfg.max_msgs_per_sec;
+	double	now = ev_now(p->d->loop);
 
-	p->tokens += (double)(now - p->refill_ns) * rate / 1e9;
-	p->refill_ns = now;
+	if (now > p->refill)
+		p->tokens += (now - p->refill) * rate;
+	p->refill = now;
 	if (p->tokens > rate)
 		p->tokens = rate;
 	if (p->tokens < 1)

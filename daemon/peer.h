@@ -40,7 +40,7 @@ struct peer {
 	struct outbuf	*qhead, **qtail;
 	size_t		qbytes;
 	double		tokens;		/* rate limit bucket */
-	uint64_t	refill_ns;
+	double		refill;		/* ev_now() of the last refill */
 	unsigned int	bad_in_row;
 	uint64_t	rate_in_row;
 };
