@@ -249,19 +249,21 @@ elements(struct dec *d, msgpack_object *o, size_t at, uint64_t items, int *r)
 
 /*
  * Depth first without recursion: stack[] holds, per open container, the
- * next element to fill and the end of its elements.  Positive fixints and
- * fixstrs, most of every message, are decoded in the loop itself, with
- * the position in a local (d->off is brought up to date around calls).
+ * next element to fill and the end of its elements.  Positive fixints and fixstrs,
+ * most of every message, are decoded in the loop itself with the
+ * position and the count owed in locals; d is brought up to date around
+ * the calls that need it.
  */
 static int
 walk(struct dec *d, msgpack_object *o)
 {
-	struct {
+	struct frame {
 		msgpack_object	*next, *end;
-	}		 stack[MPDEC_MAX_DEPTH];
+	}		 stack[MPDEC_MAX_DEPTH], *top = stack;	/* past the last */
 	const uint8_t	*p = d->p;
 	size_t		 len = d->len, off = 0, at, n;
-	int		 depth = 0, r;
+	uint64_t	 owed = d->owed;
+	int		 r;
 	uint8_t		 b;
 
 	for (;;) {
@@ -269,7 +271,7 @@ walk(struct dec *d, msgpack_object *o)
 		if (off >= len)
 			return truncated(d, at);
 		b = p[off++];
-		d->owed--;
+		owed--;
 		if (b <= 0x7f) {
 			o->type = MSGPACK_OBJECT_POSITIVE_INTEGER;
 			o->via.u64 = b;
@@ -285,8 +287,9 @@ walk(struct dec *d, msgpack_object *o)
 			o->via.i64 = (int8_t)b;
 		} else {
 			d->off = off;
+			d->owed = owed;
 			r = other(d, o, at, b);
-			if (r == OPENED && depth == MPDEC_MAX_DEPTH)
+			if (r == OPENED && top == stack + MPDEC_MAX_DEPTH)
 				r = fail(d, MPDEC_MALFORMED, "containers nested "
 				    "deeper than %d at byte %zu",
 				    MPDEC_MAX_DEPTH, at);
@@ -297,10 +300,11 @@ walk(struct dec *d, msgpack_object *o)
 					n *= 2;
 				if ((o = elements(d, o, at, n, &r)) == NULL)
 					return r;
-				stack[depth].next = o;
-				stack[depth].end = o + n;
-				depth++;
+				top->next = o;
+				top->end = o + n;
+				top++;
 				off = d->off;
+				owed = d->owed;
 				continue;
 			}
 			if (r < 0)
@@ -308,12 +312,11 @@ walk(struct dec *d, msgpack_object *o)
 			off = d->off;
 		}
 		/* o is complete: on to the next element still to fill */
-		while (depth > 0 && ++stack[depth - 1].next ==
-		    stack[depth - 1].end)
-			depth--;
-		if (depth == 0)
+		while (top > stack && ++top[-1].next == top[-1].end)
+			top--;
+		if (top == stack)
 			break;
-		o = stack[depth - 1].next;
+		o = top[-1].next;
 	}
 	d->off = off;
 	return MPDEC_OK;
