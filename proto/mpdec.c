@@ -249,10 +249,10 @@ elements(struct dec *d, msgpack_object *o, size_t at, uint64_t items, int *r)
 
 /*
  * Depth first without recursion: stack[] holds, per open container, the
- * next element to fill and the end of its elements.  Positive fixints and fixstrs,
- * most of every message, are decoded in the loop itself with the
- * position and the count owed in locals; d is brought up to date around
- * the calls that need it.
+ * next element to fill and the end of its elements.  Positive fixints
+ * and fixstrs, most of every message, are decoded in the loop itself
+ * with the position and the count owed in locals; d is brought up to
+ * date around the calls that need it.
  */
 static int
 walk(struct dec *d, msgpack_object *o)

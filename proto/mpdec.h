@@ -9,9 +9,10 @@
  * for an "array of 2^32 elements" before noticing the bytes are missing,
  * which needed a separate validating pass in front of it anyway.  This
  * decoder is that validating pass, filling in the objects as it goes.
- * It builds exactly the tree msgpack_unpack() builds (strings, bin and
- * ext point into the buffer, so the buffer must outlive the objects);
- * the unit test and the fuzz target compare the two on every input.
+ * It builds the tree msgpack_unpack() builds (strings, bin and ext point
+ * into the buffer, so the buffer must outlive the objects; an empty
+ * array or map has a NULL ptr); the unit test and the fuzz target
+ * compare the two on every input.
  */
 #ifndef MPDEC_H
 #define MPDEC_H
@@ -34,10 +35,11 @@ enum mpdec_status {
 
 /*
  * Decode the item at the start of buf into *obj, allocating from zone;
- * *used is how many bytes it took (the caller decides whether trailing
- * bytes are an error).  Every container's claimed element count must fit
- * in the bytes left, counting the elements still owed by the containers
- * around it, so the objects allocated are never more than len.
+ * on success *used is how many bytes it took (the caller decides whether
+ * trailing bytes are an error).  Every container's claimed element count
+ * must fit in the bytes left, counting the elements still owed by the
+ * containers around it, so the objects allocated are never more than
+ * len.
  */
 int	mpdec_decode(const void *buf, size_t len, size_t *used,
 	    msgpack_zone *zone, msgpack_object *obj, char *err, size_t errlen);
