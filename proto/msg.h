@@ -198,41 +198,20 @@ bwp_w_key(struct bwp_writer *w, const char *key)
 	bwp_w_str(w, key);
 }
 
-/* Convenience: top-level key plus value. */
-static inline void
-bwp_w_kuint(struct bwp_writer *w, const char *key, uint64_t v)
-{
-	bwp_w_key(w, key);
-	bwp_w_uint(w, v);
+/* Convenience: top-level key plus value, bwp_w_kuint() to bwp_w_kstr(). */
+#define BWP_W_KEYED(kind, type)						\
+static inline void							\
+bwp_w_k##kind(struct bwp_writer *w, const char *key, type v)		\
+{									\
+	bwp_w_key(w, key);						\
+	bwp_w_##kind(w, v);						\
 }
-
-static inline void
-bwp_w_kint(struct bwp_writer *w, const char *key, int64_t v)
-{
-	bwp_w_key(w, key);
-	bwp_w_int(w, v);
-}
-
-static inline void
-bwp_w_kdouble(struct bwp_writer *w, const char *key, double v)
-{
-	bwp_w_key(w, key);
-	bwp_w_double(w, v);
-}
-
-static inline void
-bwp_w_kbool(struct bwp_writer *w, const char *key, bool v)
-{
-	bwp_w_key(w, key);
-	bwp_w_bool(w, v);
-}
-
-static inline void
-bwp_w_kstr(struct bwp_writer *w, const char *key, const char *v)
-{
-	bwp_w_key(w, key);
-	bwp_w_str(w, v);
-}
+BWP_W_KEYED(uint, uint64_t)
+BWP_W_KEYED(int, int64_t)
+BWP_W_KEYED(double, double)
+BWP_W_KEYED(bool, bool)
+BWP_W_KEYED(str, const char *)
+#undef BWP_W_KEYED
 
 /*
  * Put the map header with the counted keys in front of the body and
