@@ -230,7 +230,7 @@ elements(struct dec *d, msgpack_object *o, size_t at, uint64_t items, int *r)
 	msgpack_object	*e;
 
 	if (items > d->len - d->off || d->owed + items > d->len - d->off) {
-		*r = fail(d, MPDEC_MALFORMED,
+		*r = fail(d, MPDEC_OVERCLAIM,
 		    "container at %zu claims more items than bytes", at);
 		return NULL;
 	}

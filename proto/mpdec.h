@@ -31,6 +31,12 @@ enum mpdec_status {
 	MPDEC_OK = 0,
 	MPDEC_MALFORMED = -1,	/* err says what and at which byte */
 	MPDEC_NOMEM = -2,
+	/*
+	 * Malformed too: a container claims more elements than the bytes
+	 * left could hold.  Told apart because msgpack-c would allocate for
+	 * the claim before finding the bytes missing (see fuzz/mpdiff.c).
+	 */
+	MPDEC_OVERCLAIM = -3,
 };
 
 /*

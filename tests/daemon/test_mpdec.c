@@ -241,12 +241,12 @@ test_counts(void)
 	b[0] = 0xdc; b[1] = 0x4e; b[2] = 0x20;
 	b[3] = 0xdc; b[4] = 0x4e; b[5] = 0x20;
 	CHECK(mpdec_decode(b, sizeof(b), &used, z, &o, err, sizeof(err)) ==
-	    MPDEC_MALFORMED);
+	    MPDEC_OVERCLAIM);
 	CHECK(strstr(err, "container at 3 claims more items") != NULL);
 	CHECK(agree(b, sizeof(b)));
 	b[0] = 0xdd; b[1] = b[2] = b[3] = b[4] = 0xff;
 	CHECK(mpdec_decode(b, 5, &used, z, &o, err, sizeof(err)) ==
-	    MPDEC_MALFORMED && strstr(err, "container at 0") != NULL);
+	    MPDEC_OVERCLAIM && strstr(err, "container at 0") != NULL);
 	b[0] = 0xa5;
 	CHECK(mpdec_decode(b, 3, &used, z, &o, err, sizeof(err)) ==
 	    MPDEC_MALFORMED && strcmp(err, "truncated at byte 0") == 0);
