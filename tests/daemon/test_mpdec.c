@@ -227,6 +227,7 @@ test_depth(void)
  * Counts: an array16 of 20,000 whose first element claims another 20,000
  * fits the bytes left on its own but not with the 19,999 still owed, so
  * it is refused at the second header, before a second allocation.
+ * msgpack-c refuses it too, as truncated, once it has allocated both.
  */
 static void
 test_counts(void)
@@ -235,7 +236,7 @@ test_counts(void)
 	msgpack_zone	*z = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
 	msgpack_object	 o;
 	char		 err[128];
-	size_t		 used;
+	size_t		 used, off = 0;
 
 	memset(b, 0, sizeof(b));
 	b[0] = 0xdc; b[1] = 0x4e; b[2] = 0x20;
@@ -243,7 +244,9 @@ test_counts(void)
 	CHECK(mpdec_decode(b, sizeof(b), &used, z, &o, err, sizeof(err)) ==
 	    MPDEC_OVERCLAIM);
 	CHECK(strstr(err, "container at 3 claims more items") != NULL);
-	CHECK(agree(b, sizeof(b)));
+	/* mpdiff skips over-claims; this one msgpack-c can afford (960 KB) */
+	CHECK(msgpack_unpack((const char *)b, sizeof(b), &off, z, &o) ==
+	    MSGPACK_UNPACK_CONTINUE);
 	b[0] = 0xdd; b[1] = b[2] = b[3] = b[4] = 0xff;
 	CHECK(mpdec_decode(b, 5, &used, z, &o, err, sizeof(err)) ==
 	    MPDEC_OVERCLAIM && strstr(err, "container at 0") != NULL);
