@@ -1,22 +1,40 @@
 /*
  * regulator.h - the interface between the daemon's period engine and a
  * bandwidth-regulator backend (kmod: /dev/bwreg; sim: the simulated
- * platform; DESIGN.md section 2).
+ * platform; doc/design.md, doc/engine.md).
  *
- * The backend owns the period clock.  Every period the engine asks it for
- * the next boundary, wakes `lead` before it, and hands it the budgets for
- * that period, tagged with the period number.  A backend that reaches a
- * period without a budget for exactly that period applies the static
- * budget (the lock holders' Q-bar, set whenever the lock state changes)
- * and counts a fallback; it never reuses an older dynamic budget.
+ * The backend owns the period clock.  The engine asks it for the running
+ * period and the next boundary, and hands it plans: budgets for up to
+ * REG_PLAN_MAX consecutive periods, computed from one snapshot of the
+ * lock holders' progress.  Every backend follows the same rules (the
+ * module's are written out in kmod/uapi/bwreg.h):
+ *
+ *  - At each period n the backend uses the entry for n of the newest plan
+ *    that covers n and is admissible - no entry of another plan governed
+ *    a period from this plan's first period up to n - 1 - else the
+ *    static budget (a fallback).  One choice per period for all cores.
+ *    A plan whose first period has begun is accepted; the rule decides
+ *    what it may still govern.
+ *  - set_static() is called when the lock holders change: it sets the new
+ *    static budget and withdraws every plan (they were decided for the
+ *    old holders).
+ *  - Lock slots: a task's lock slot has a static budget; while the slot
+ *    is held, periods run at most at that budget unless the governing
+ *    plan accounted for the slot (lock_mask) with the slot's current
+ *    launch count.  The application's kick on the idle -> held edge (or
+ *    on a launch while the page says dyn) lowers the current period's
+ *    budget at once, with no engine or event-loop wake-up in the path.
  */
 #ifndef REGULATOR_H
 #define REGULATOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define REG_MAX_CORES		64
+#define REG_PLAN_MAX		16	/* periods per plan */
+#define REG_MAX_LOCKS		64	/* lock slots */
 #define REG_UNLIMITED		UINT64_MAX	/* events: not regulated */
 
 struct reg_config {
@@ -37,19 +55,75 @@ struct reg_core_stats {
 	uint64_t	events;		/* memory events used, total */
 	uint64_t	throttles;	/* periods in which the core was throttled */
 	uint64_t	throttled_ns;	/* total throttled time */
-	uint64_t	fallbacks;	/* periods run on the static budget */
+	uint64_t	fallbacks;	/* periods run on the static budget
+					 * (or the fail-safe one) */
+	uint64_t	plan_first;	/* periods run on entry 0 of a plan */
+	uint64_t	plan_ahead;	/* periods run on a later plan entry */
+	uint64_t	refused;	/* a plan covered it but was not
+					 * admissible */
+	uint64_t	lock_limited;	/* a held lock slot lowered the budget */
+};
+
+struct reg_lock_stats {
+	uint64_t	kicks;		/* kicks seen */
+	uint64_t	kick_lowered;	/* kicks that lowered a budget */
+	uint64_t	kick_ns_last;	/* kick to every core enforced */
+	uint64_t	kick_ns_max;
+	uint64_t	kick_ns_sum;
 };
 
 struct reg_stats {
 	uint64_t	period;		/* current period number */
 	unsigned int	ncores;
+	uint64_t	plan_id;	/* plan governing the current period */
+	struct reg_lock_stats lock;
 	struct reg_core_stats core[REG_MAX_CORES];
+};
+
+/* Budgets for len consecutive periods from first, per regulated core
+ * (index into reg_config.cores, not CPU number). */
+struct reg_plan {
+	uint64_t	first;
+	unsigned int	len;		/* 1..REG_PLAN_MAX */
+	uint64_t	lock_mask;	/* slots accounted for */
+	uint64_t	lock_launches[REG_MAX_LOCKS];	/* their counts then */
+	uint64_t	events[REG_PLAN_MAX][REG_MAX_CORES];
+};
+
+/* Every slot's lock state now (what the application wrote). */
+struct reg_locks {
+	uint64_t	held;		/* bit s: slot s held */
+	uint64_t	valid;		/* bit s: slot s is open */
+	uint64_t	launches[REG_MAX_LOCKS];
+};
+
+/*
+ * How an application reaches its lock slot: the files lock_open() made,
+ * passed to it over the control socket (doc/protocol.md, lock.files).
+ *  REG_LOCK_KMOD: fds[0] is the module's lock file: mmap one page
+ *	(struct bwreg_lock), kick = ioctl(BWREG_LOCK_IOC_KICK).
+ *  REG_LOCK_SIM: fds[0] is a memfd page with the same layout, fds[1] a
+ *	SOCK_SEQPACKET socket: kick = send one byte, then receive one byte
+ *	once the simulated cores enforce the slot.
+ */
+enum reg_lock_kind {
+	REG_LOCK_NONE = 0,		/* backend has no lock slots */
+	REG_LOCK_KMOD = 1,
+	REG_LOCK_SIM = 2,
+};
+
+struct reg_lock_files {
+	enum reg_lock_kind kind;
+	unsigned int	nfds;		/* 1 or 2 */
+	int		fds[2];		/* the caller passes and closes them */
 };
 
 struct regulator;
 
 struct regulator_ops {
 	const char	*name;
+	/* true when the backend does not really regulate CPUs (sim) */
+	bool		simulated;
 	/* Open and configure; on failure write a reason into err. */
 	int	(*open)(struct regulator **, const struct reg_config *,
 		    char *err, size_t errlen);
@@ -57,17 +131,16 @@ struct regulator_ops {
 	int	(*clock)(struct regulator *, uint64_t *period,
 		    uint64_t *next_boundary_ns);
 	/*
-	 * Per-core budgets (events) for exactly that period; refused (< 0) when
-	 * that period has already begun (the backend then runs it on the
-	 * static budget).  Called from the period thread.
+	 * Publish a plan (called from the period thread).  It replaces the
+	 * older of the two plans the backend keeps; the newest stays usable
+	 * while this one is written.  < 0 only for bad arguments or a
+	 * backend failure, never for timing.
 	 */
-	int	(*apply)(struct regulator *, uint64_t period,
-		    const uint64_t *events, unsigned int ncores);
+	int	(*apply_plan)(struct regulator *, const struct reg_plan *);
 	/*
-	 * Per-core static budgets for periods without a fresh budget.  The
-	 * lock holders changed, so a dynamic budget already handed over for
-	 * a coming period is withdrawn: it was decided for the old holders.
-	 * Called from the event loop, concurrently with apply().
+	 * Per-core static budgets for periods without an admissible plan
+	 * entry.  The lock holders changed, so every plan is withdrawn.
+	 * Called from the event loop, concurrently with apply_plan().
 	 */
 	int	(*set_static)(struct regulator *, const uint64_t *events,
 		    unsigned int ncores);
@@ -76,6 +149,22 @@ struct regulator_ops {
 	int	(*heartbeat)(struct regulator *);
 	int	(*stats)(struct regulator *, struct reg_stats *);
 	void	(*close)(struct regulator *);
+
+	/*
+	 * Lock slots (NULL when the backend has none).  lock_open() makes
+	 * slot's files with static budget `events` per core, revoking the
+	 * slot's previous files; lock_static() changes the budget (the
+	 * task's Q-bar moved); lock_close() revokes the slot; locks() reads
+	 * every slot's held word and launch count.  Loop side, except
+	 * locks(), which the period thread calls.
+	 */
+	int	(*lock_open)(struct regulator *, unsigned int slot,
+		    uint64_t events, struct reg_lock_files *,
+		    char *err, size_t errlen);
+	int	(*lock_static)(struct regulator *, unsigned int slot,
+		    uint64_t events);
+	int	(*lock_close)(struct regulator *, unsigned int slot);
+	int	(*locks)(struct regulator *, struct reg_locks *);
 };
 
 /* Backends; regulator_find() looks one up by name ("sim", "kmod"). */
