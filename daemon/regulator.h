@@ -55,13 +55,14 @@ struct reg_core_stats {
 	uint64_t	events;		/* memory events used, total */
 	uint64_t	throttles;	/* periods in which the core was throttled */
 	uint64_t	throttled_ns;	/* total throttled time */
-	uint64_t	fallbacks;	/* periods run on the static budget
-					 * (or the fail-safe one) */
+	uint64_t	fallbacks;	/* periods run on a limited static
+					 * budget (or the fail-safe one) */
 	uint64_t	plan_first;	/* periods run on entry 0 of a plan */
 	uint64_t	plan_ahead;	/* periods run on a later plan entry */
 	uint64_t	refused;	/* a plan covered it but was not
 					 * admissible */
 	uint64_t	lock_limited;	/* a held lock slot lowered the budget */
+	uint64_t	unregulated;	/* no limit: no holder, no plan */
 };
 
 struct reg_lock_stats {

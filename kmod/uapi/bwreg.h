@@ -136,13 +136,15 @@ struct bwreg_config {
 /*
  * Cumulative per-CPU statistics (also mirrored in the page).  Every
  * regulated period counts in exactly one of plan_first, plan_ahead,
- * fallbacks and failsafe.
+ * fallbacks, failsafe and unregulated: a period on the static budget is
+ * a fallback when that budget is limited (a lock holder exists), and
+ * unregulated when it is BWREG_UNLIMITED and no lock slot is held.
  */
 struct bwreg_cpu_stats {
 	__u64	events;		/* events counted in ended periods */
 	__u64	throttles;	/* periods in which the CPU was throttled */
 	__u64	throttled_ns;	/* total throttled time (sum of delta) */
-	__u64	fallbacks;	/* periods run on the static budget */
+	__u64	fallbacks;	/* periods run on a limited static budget */
 	__u64	failsafe;	/* periods run on the fail-safe budget */
 	__u64	tfs_charge_ns;	/* sum of rho * delta charged (TFS Eq. 3) */
 	__u64	periods;	/* periods this CPU regulated */
@@ -152,7 +154,8 @@ struct bwreg_cpu_stats {
 	__u64	plan_ahead;	/* periods run on a later entry of a plan */
 	__u64	refused;	/* periods a plan covered but was not admissible */
 	__u64	lock_limited;	/* periods a held slot lowered the budget */
-	__u64	reserved[4];
+	__u64	unregulated;	/* periods with no limit at all */
+	__u64	reserved[3];
 };
 
 #define BWREG_CPU_ACTIVE	0x1	/* timer and counter running */
