@@ -152,6 +152,25 @@ budget_invert(double tmem_max, double t, double period)
 	return (tmem_max - r) / (p * period);
 }
 
+/* FAIR from tmem_max (>= 0) and t > 0. */
+static double
+budget_fair_tm(double tm, double t, double period, double qnom)
+{
+	return budget_clamp(budget_invert(tm, t, period), qnom);
+}
+
+/* GREEDY from tmem_max (>= 0): this period takes what the rest of the
+ * window at Q-bar leaves. */
+static double
+budget_greedy_tm(double tm, double t, double period, double qnom)
+{
+	double	later = wcet_tmem(t - period, qnom, 1, period);
+
+	if (later < 0)
+		later = 0;
+	return budget_clamp((tm - later) / period, qnom);
+}
+
 double
 budget_fair(const struct wcet_kernel *k, const uint64_t *r, double t,
     double qnom)
@@ -162,7 +181,7 @@ budget_fair(const struct wcet_kernel *k, const uint64_t *r, double t,
 		return 1;
 	if (t <= 0)
 		return budget_clamp(0, qnom);
-	return budget_clamp(budget_invert(tm, t, k->period), qnom);
+	return budget_fair_tm(tm, t, k->period, qnom);
 }
 
 double
@@ -170,14 +189,10 @@ budget_greedy(const struct wcet_kernel *k, const uint64_t *r, double t,
     double qnom)
 {
 	double	tm = budget_tmem_max(k, r, t);
-	double	later;
 
 	if (tm < 0)
 		return 1;
-	later = wcet_tmem(t - k->period, qnom, 1, k->period);
-	if (later < 0)
-		later = 0;
-	return budget_clamp((tm - later) / k->period, qnom);
+	return budget_greedy_tm(tm, t, k->period, qnom);
 }
 
 double
@@ -188,4 +203,74 @@ budget_smooth(double greedy, double prev, double a, double qnom)
 	if (greedy < y)
 		y = greedy;
 	return budget_clamp(y, qnom);
+}
+
+/* ---- look-ahead ---------------------------------------------------- */
+
+void
+budget_track_init(struct budget_track *b, const struct wcet_kernel *k,
+    const uint64_t *r, double t, double qnom, enum budget_policy pol,
+    double prev, double a)
+{
+	b->policy = pol;
+	b->tm = budget_tmem_max(k, r, t);
+	b->t = t;
+	b->period = k->period;
+	b->qnom = qnom;
+	b->a = a;
+	b->prev = prev < 0 ? qnom : prev;
+	b->used = 0;
+	b->j = 0;
+}
+
+/* Time from entry j's start to the bound. */
+static double
+budget_track_left(const struct budget_track *b)
+{
+	return b->t - (double)b->j * b->period;
+}
+
+double
+budget_track_next(struct budget_track *b, double *g)
+{
+	double	tj = budget_track_left(b), avail, q;
+
+	*g = b->qnom;
+	if (b->policy == BUDGET_NOMINAL)
+		return b->qnom;
+	if (!(tj > 0))
+		return b->qnom;		/* past its bound: nothing to give */
+	avail = b->tm - b->used;
+	if (!(avail > 0))
+		avail = 0;
+	if (b->tm < 0)
+		q = 1;			/* no cluster can make it late */
+	else if (b->policy == BUDGET_FAIR)
+		q = budget_fair_tm(avail, tj, b->period, b->qnom);
+	else
+		q = budget_greedy_tm(avail, tj, b->period, b->qnom);
+	*g = q;
+	if (b->policy != BUDGET_SMOOTH)
+		return q;
+	return budget_smooth(q, b->prev, b->a, b->qnom);
+}
+
+void
+budget_track_charge(struct budget_track *b, double q_applied, double q_own)
+{
+	double	tj = budget_track_left(b), m = q_applied * b->period;
+
+	/* only the part of the period inside the window can slow it */
+	if (tj > 0)
+		b->used += m < tj ? m : tj;
+	b->prev = q_own;
+	b->j++;
+}
+
+double
+budget_track_window(const struct budget_track *b)
+{
+	double	rest = wcet_tmem(budget_track_left(b), b->qnom, 1, b->period);
+
+	return b->used + (rest > 0 ? rest : 0);
 }

@@ -48,13 +48,12 @@ decide_core_events(const struct decide_config *cfg, double q)
 	return (uint64_t)k;
 }
 
-/* One kernel's Q for the period: its remaining blocks and time, then the
- * policy, never below its Q-bar. */
-static double
-decide_kernel(struct decide_kernel *k, const struct decide_input *in)
+/* Scan one kernel's progress and start its look-ahead track. */
+static void
+decide_kernel_init(struct decide_kernel *k, const struct decide_input *in)
 {
 	uint64_t	r[WCET_MAX_CLUSTERS];
-	double		t, q, g, prev;
+	double		t;
 	unsigned int	i;
 
 	progress_scan(k->pt, k->scan, k->bitmap, k->nwords, k->window, r);
@@ -65,42 +64,25 @@ decide_kernel(struct decide_kernel *k, const struct decide_input *in)
 	t = (double)k->bound_ns -
 	    ((double)in->period_start_ns - (double)k->launch_ns);
 	k->out.t_remaining = t;
-	k->out.late = 0;
-	if (in->policy == DECIDE_NOMINAL) {
-		q = k->qnom;
-		g = q;
-	} else if (!(t > 0)) {
-		/* past its bound: nothing to give away */
-		k->out.late = 1;
-		q = g = k->qnom;
-	} else if (in->policy == DECIDE_FAIR) {
-		q = g = budget_fair(k->wk, r, t, k->qnom);
-	} else {
-		g = budget_greedy(k->wk, r, t, k->qnom);
-		q = g;
-		if (in->policy == DECIDE_SMOOTH) {
-			prev = k->prev_q < 0 ? k->qnom : k->prev_q;
-			q = budget_smooth(g, prev, in->cfg->smooth_a, k->qnom);
-		}
-	}
-	k->out.q = q;
-	k->out.greedy = g;
-	return q;
+	k->out.late = in->policy != DECIDE_NOMINAL && !(t > 0);
+	budget_track_init(&k->track, k->wk, r, t, k->qnom,
+	    (enum budget_policy)in->policy, k->prev_q, in->cfg->smooth_a);
 }
 
+/* A holder's Q for the track's next entry: the smallest of its
+ * kernels', or its Q-bar without progress information. */
 static double
-decide_holder(const struct decide_holder *h, const struct decide_input *in)
+decide_holder_next(const struct decide_holder *h, double *own, double *g)
 {
-	double		q, qk;
+	double		q = 1;
 	unsigned int	i;
 
 	if (!h->has_progress || h->nkernels == 0)
 		return h->qbar;
-	q = 1;
 	for (i = 0; i < h->nkernels; i++) {
-		qk = decide_kernel(&h->kernels[i], in);
-		if (qk < q)
-			q = qk;
+		own[i] = budget_track_next(&h->kernels[i].track, &g[i]);
+		if (own[i] < q)
+			q = own[i];
 	}
 	return q;
 }
@@ -113,43 +95,105 @@ decide_clamp01(double q)
 	return q > 1 ? 1 : q;
 }
 
-int
-decide(const struct decide_input *in, struct decide_output *out)
+static int
+decide_check(const struct decide_input *in)
 {
 	const struct decide_config *cfg = in->cfg;
-	double		q = 1, qs = 1, qh;
 	unsigned int	i, j;
-	uint64_t	k, ks;
 
 	if (cfg == NULL || cfg->ncores < 1 || cfg->ncores > DECIDE_MAX_CORES ||
 	    !(cfg->bwmax_events > 0) || !(cfg->overhead_events >= 0) ||
-	    (unsigned int)in->policy > DECIDE_SMOOTH)
+	    (unsigned int)in->policy > DECIDE_SMOOTH ||
+	    in->plan_len > DECIDE_MAX_PLAN)
 		return -EINVAL;
+	for (i = 0; i < in->nholders; i++)
+		if (in->holders[i].nkernels > DECIDE_MAX_KERNELS)
+			return -EINVAL;
 	for (i = 0; i < in->nholders; i++)
 		for (j = 0; j < in->holders[i].nkernels; j++)
 			if (in->holders[i].kernels[j].wk == NULL ||
 			    in->holders[i].kernels[j].pt == NULL ||
 			    in->holders[i].kernels[j].scan == NULL)
 				return -EINVAL;
-	out->period = in->period;
-	out->regulated = in->nholders > 0;
+	return 0;
+}
+
+/* Entry j: every holder's Q, the smallest applies, charged to every
+ * kernel's track. */
+static double
+decide_entry(const struct decide_input *in, unsigned int j)
+{
+	double		own[DECIDE_MAX_KERNELS], g[DECIDE_MAX_KERNELS];
+	double		q = 1, qh;
+	unsigned int	i, k;
+	const struct decide_holder *h;
+
 	for (i = 0; i < in->nholders; i++) {
-		qh = decide_holder(&in->holders[i], in);
+		h = &in->holders[i];
+		qh = decide_holder_next(h, own, g);
 		if (qh < q)
 			q = qh;
+		if (!h->has_progress)
+			continue;
+		for (k = 0; k < h->nkernels; k++) {
+			if (j == 0) {
+				h->kernels[k].out.q = own[k];
+				h->kernels[k].out.greedy = g[k];
+			}
+			h->kernels[k].out.q_last = own[k];
+		}
+	}
+	q = decide_clamp01(q);
+	for (i = 0; i < in->nholders; i++) {
+		h = &in->holders[i];
+		for (k = 0; h->has_progress && k < h->nkernels; k++)
+			budget_track_charge(&h->kernels[k].track, q,
+			    h->kernels[k].out.q_last);
+	}
+	return q;
+}
+
+int
+decide(const struct decide_input *in, struct decide_output *out)
+{
+	const struct decide_config *cfg = in->cfg;
+	double		qs = 1, q;
+	unsigned int	i, j, c, len = in->plan_len ? in->plan_len : 1;
+	uint64_t	k, ks;
+
+	if (decide_check(in) < 0)
+		return -EINVAL;
+	out->period = in->period;
+	out->regulated = in->nholders > 0;
+	out->plan_len = len;
+	for (i = 0; i < in->nholders; i++) {
 		if (in->holders[i].qbar < qs)
 			qs = in->holders[i].qbar;
+		for (j = 0; in->holders[i].has_progress &&
+		    j < in->holders[i].nkernels; j++)
+			decide_kernel_init(&in->holders[i].kernels[j], in);
 	}
-	out->q = decide_clamp01(q);
 	out->q_static = decide_clamp01(qs);
-	k = ks = DECIDE_UNLIMITED;
-	if (out->regulated) {
-		k = decide_core_events(cfg, out->q);
-		ks = decide_core_events(cfg, out->q_static);
+	ks = out->regulated ? decide_core_events(cfg, out->q_static) :
+	    DECIDE_UNLIMITED;
+	for (j = 0; j < len; j++) {
+		q = out->regulated ? decide_entry(in, j) : 1;
+		/* never below the static budget (a holder's Q-bar is the
+		 * smallest of its kernels'), even through rounding */
+		if (q < out->q_static)
+			q = out->q_static;
+		out->plan_q[j] = q;
+		k = out->regulated ? decide_core_events(cfg, q) :
+		    DECIDE_UNLIMITED;
+		if (k < ks)
+			k = ks;
+		for (c = 0; c < cfg->ncores; c++)
+			out->plan_events[j][c] = k;
 	}
-	for (i = 0; i < cfg->ncores; i++) {
-		out->events[i] = k;
-		out->static_events[i] = ks;
+	out->q = out->plan_q[0];
+	for (c = 0; c < cfg->ncores; c++) {
+		out->events[c] = out->plan_events[0][c];
+		out->static_events[c] = ks;
 	}
 	return 0;
 }

@@ -11,17 +11,20 @@
 
 #include <stdint.h>
 
+#include "budget.h"
 #include "wcet.h"
 #include "progress.h"
 
 #define DECIDE_MAX_CORES	64
+#define DECIDE_MAX_PLAN		16	/* periods decided at once */
+#define DECIDE_MAX_KERNELS	64	/* running launches per holder */
 #define DECIDE_UNLIMITED	UINT64_MAX	/* = REG_UNLIMITED */
 
 enum decide_policy {
-	DECIDE_NOMINAL = 0,
-	DECIDE_FAIR,
-	DECIDE_GREEDY,
-	DECIDE_SMOOTH,
+	DECIDE_NOMINAL = BUDGET_NOMINAL,
+	DECIDE_FAIR = BUDGET_FAIR,
+	DECIDE_GREEDY = BUDGET_GREEDY,
+	DECIDE_SMOOTH = BUDGET_SMOOTH,
 };
 
 struct decide_config {
@@ -38,6 +41,7 @@ struct decide_kernel_out {
 	double		t_remaining;	/* ns to its bound */
 	uint64_t	remaining;	/* blocks left, all clusters */
 	int		late;		/* past its bound: Q-bar */
+	double		q_last;		/* its own Q for the plan's last entry */
 };
 
 /* One running instrumented kernel launch. */
@@ -53,6 +57,7 @@ struct decide_kernel {
 	double		 prev_q;	/* last SMOOTH output; < 0: none yet */
 	struct progress_scan	*scan;	/* in/out: incremental scan state */
 	struct decide_kernel_out out;	/* written by decide() */
+	struct budget_track	track;	/* decide()'s scratch */
 };
 
 /* One lock holder (a task holding the bandwidth lock). */
@@ -67,11 +72,20 @@ struct decide_input {
 	const struct decide_holder	*holders;
 	unsigned int	 nholders;
 	enum decide_policy policy;
-	uint64_t	 period;	/* number of the period decided */
+	uint64_t	 period;	/* number of the first period decided */
 	uint64_t	 period_start_ns; /* its start */
 	const struct decide_config *cfg;
+	/* periods to decide from that one on, 1..DECIDE_MAX_PLAN (0: 1) */
+	unsigned int	 plan_len;
 };
 
+/*
+ * The decision: entry j of the plan is for period + j.  Entry 0 is also
+ * in q/events.  Every entry is at least q_static (its events at least
+ * static_events), and every prefix of the plan followed by the static
+ * budget keeps each kernel within its bound assuming no progress after
+ * the snapshot (budget.h, look-ahead).
+ */
 struct decide_output {
 	uint64_t	period;		/* copied from the input */
 	int		regulated;	/* 0: no holder, events are unlimited */
@@ -79,6 +93,9 @@ struct decide_output {
 	double		q_static;	/* smallest Q-bar of the holders */
 	uint64_t	events[DECIDE_MAX_CORES];	/* per core, for q */
 	uint64_t	static_events[DECIDE_MAX_CORES]; /* q_static */
+	unsigned int	plan_len;
+	double		plan_q[DECIDE_MAX_PLAN];
+	uint64_t	plan_events[DECIDE_MAX_PLAN][DECIDE_MAX_CORES];
 };
 
 /* Parse "nominal", "fair", "greedy", "smooth"; -1 if unknown. */
@@ -89,9 +106,9 @@ const char	*decide_policy_name(enum decide_policy);
 uint64_t	decide_core_events(const struct decide_config *, double q);
 
 /*
- * The decision for period in->period.  Returns 0, or -EINVAL on a bad
- * configuration (ncores out of range, bwmax_events <= 0, a kernel with
- * no model).
+ * The decision for in->plan_len periods from in->period.  Returns 0, or
+ * -EINVAL on a bad configuration (ncores or plan_len out of range,
+ * bwmax_events <= 0, a kernel with no model).
  */
 int		decide(const struct decide_input *, struct decide_output *);
 

@@ -12,9 +12,11 @@ model_tests = tests/model/test_wcet tests/model/test_budget \
 check_PROGRAMS += $(model_tests)
 TESTS += $(model_tests)
 model_test_ldadd = model/libbwmodel.la $(LIBM)
-tests_model_test_wcet_SOURCES = tests/model/test_wcet.c tests/model/tcheck.h
+tests_model_test_wcet_SOURCES = tests/model/test_wcet.c tests/model/tcheck.h \
+	tests/model/exhaustive.h
 tests_model_test_wcet_LDADD = $(model_test_ldadd)
-tests_model_test_budget_SOURCES = tests/model/test_budget.c tests/model/tcheck.h
+tests_model_test_budget_SOURCES = tests/model/test_budget.c tests/model/tcheck.h \
+	tests/model/exhaustive.h
 tests_model_test_budget_LDADD = $(model_test_ldadd)
 tests_model_test_progress_SOURCES = tests/model/test_progress.c \
 	tests/model/tcheck.h

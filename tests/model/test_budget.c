@@ -1,13 +1,18 @@
 /*
  * test_budget.c - nominal budget (and Table 5.1's adjustment), FAIR,
  * GREEDY and SMOOTH: hand-computed values, the Eq. 4.5 inversion, and
- * the [Q-bar, 1] and SMOOTH <= GREEDY properties on random inputs.
+ * the [Q-bar, 1] and SMOOTH <= GREEDY properties on random inputs, and
+ * the look-ahead rule: every prefix of a sequence, followed by Q-bar,
+ * keeps the bound (checked by brute force).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "budget.h"
 #include "tcheck.h"
+#include "exhaustive.h"
+
+#define BUDGET_TEST_LEN	16
 
 static void
 example(struct wcet_kernel *k, double period)
@@ -140,6 +145,140 @@ test_online_hand(void)
 	CHECK_NEAR(budget_smooth(2, 1, 0.3, 0.2), 1, 0);
 }
 
+/* Memory time the window t sees under applied budgets q[0..k-1] and
+ * Q-bar after them: the quantity the look-ahead rule bounds. */
+static double
+window_tmem(const double *q, unsigned int k, double t, double period,
+    double qnom)
+{
+	double		m = 0, left, rest;
+	unsigned int	i;
+
+	for (i = 0; i < k; i++) {
+		left = t - (double)i * period;
+		if (left > 0)
+			m += q[i] * period < left ? q[i] * period : left;
+	}
+	rest = wcet_tmem(t - (double)k * period, qnom, 1, period);
+	return m + (rest > 0 ? rest : 0);
+}
+
+/* A small random kernel the brute force can handle. */
+static void
+small_kernel(struct wcet_kernel *k, uint64_t *r)
+{
+	unsigned int	i;
+
+	memset(k, 0, sizeof(*k));
+	k->nclusters = (unsigned int)trange(1, 3);
+	k->m = (unsigned int)trange(1, 3);
+	k->period = (double)trange(2, 60);
+	for (i = 0; i < k->nclusters; i++) {
+		k->c[i].e0 = (double)trange(1, 40);
+		k->c[i].e1 = k->c[i].e0 + (double)trange(0, 80);
+		r[i] = trange(0, 4);
+	}
+	CHECK(wcet_prepare(k) == 0);
+}
+
+/*
+ * The look-ahead rule on random kernels, states, policies and lengths:
+ * other kernels or holders may lower any entry, and late periods run on
+ * the static budget instead (lower still); whatever prefix governs
+ * before the static budget takes over, the bound holds - by the relaxed
+ * bound the algorithm uses and by brute force.
+ */
+static void
+test_lookahead_rule(void)
+{
+	struct budget_track	b;
+	struct wcet_kernel	k;
+	uint64_t		r[WCET_MAX_CLUSTERS];
+	double			q[BUDGET_TEST_LEN], t, qnom, own, g, m, lim;
+	unsigned int		len, j, n;
+	int			iter, checked = 0;
+	enum budget_policy	pol;
+
+	for (iter = 0; iter < 20000; iter++) {
+		small_kernel(&k, r);
+		qnom = trange(0, 3) ? 0.3 * tunit() : 0;
+		t = (double)wcet_bound(&k, r, qnom, 1) * (0.9 + tunit());
+		/* only states on track: Q-bar from now on meets the bound */
+		if (wcet_relaxed(&k, r, window_tmem(q, 0, t, k.period,
+		    qnom)) > t)
+			continue;
+		pol = (enum budget_policy)trange(BUDGET_NOMINAL,
+		    BUDGET_SMOOTH);
+		len = (unsigned int)trange(1, BUDGET_TEST_LEN);
+		budget_track_init(&b, &k, r, t, qnom, pol,
+		    trange(0, 1) ? -1 : tunit(), 0.05 + 0.95 * tunit());
+		for (j = 0; j < len; j++) {
+			own = budget_track_next(&b, &g);
+			CHECK(own >= qnom && own <= 1);
+			q[j] = own;
+			if (trange(0, 3) == 0)	/* another kernel's smaller Q */
+				q[j] = qnom + (own - qnom) * tunit();
+			if (trange(0, 5) == 0)	/* a late period: static */
+				q[j] = qnom * tunit();
+			budget_track_charge(&b, q[j], own);
+		}
+		for (n = 0; n <= len; n++) {
+			m = window_tmem(q, n, t, k.period, qnom);
+			lim = t * (1 + 1e-9) + 1e-6;
+			CHECK(wcet_relaxed(&k, r, m) <= lim);
+			CHECK(exhaustive(&k, r, m) <= lim);
+		}
+		CHECK_NEAR(budget_track_window(&b),
+		    window_tmem(q, len, t, k.period, qnom), 1e-9 * (1 + t));
+		checked++;
+	}
+	/* the generator must reach enough states for this to mean much */
+	CHECK(checked > 5000);
+}
+
+/* Entry 0 is the single-period policy; FAIR stays constant without
+ * progress; GREEDY front-loads and then falls to Q-bar. */
+static void
+test_lookahead_entries(void)
+{
+	struct budget_track	b;
+	struct wcet_kernel	k;
+	uint64_t		r[2] = { 4, 2 };
+	double			g, q0, q1, q2;
+
+	example(&k, 30);
+	budget_track_init(&b, &k, r, 80, 0.1, BUDGET_GREEDY, -1, 0.3);
+	q0 = budget_track_next(&b, &g);
+	CHECK_NEAR(q0, budget_greedy(&k, r, 80, 0.1), 1e-12);
+	budget_track_charge(&b, q0, q0);
+	q1 = budget_track_next(&b, &g);
+	/* 20 of memory time: 14 in period 0, then 3 + 3 at Q-bar */
+	CHECK_NEAR(q1, 0.1, 1e-12);
+	budget_track_charge(&b, q1, q1);
+	q2 = budget_track_next(&b, &g);
+	CHECK_NEAR(q2, 0.1, 1e-12);
+	budget_track_init(&b, &k, r, 80, 0.01, BUDGET_FAIR, -1, 0.3);
+	q0 = budget_track_next(&b, &g);
+	CHECK_NEAR(q0, 20.0 / 90, 1e-12);
+	budget_track_charge(&b, q0, q0);
+	q1 = budget_track_next(&b, &g);
+	CHECK_NEAR(q1, q0, 1e-9);
+	/* SMOOTH from prev 0.1: min(g, 0.3 g + 0.7 prev) */
+	budget_track_init(&b, &k, r, 80, 0.1, BUDGET_SMOOTH, 0.1, 0.3);
+	q0 = budget_track_next(&b, &g);
+	CHECK_NEAR(q0, budget_smooth(14.0 / 30, 0.1, 0.3, 0.1), 1e-12);
+	/* a lower applied Q leaves more for the next entry */
+	budget_track_charge(&b, 0.1, q0);
+	q1 = budget_track_next(&b, &g);
+	CHECK(g > 0.1);
+	CHECK(q1 >= 0.1 && q1 <= g);
+	/* past the bound: Q-bar; NOMINAL: Q-bar */
+	budget_track_init(&b, &k, r, -5, 0.2, BUDGET_GREEDY, -1, 0.3);
+	CHECK_NEAR(budget_track_next(&b, &g), 0.2, 0);
+	budget_track_init(&b, &k, r, 80, 0.2, BUDGET_NOMINAL, -1, 0.3);
+	CHECK_NEAR(budget_track_next(&b, &g), 0.2, 0);
+}
+
 static void
 test_online_random(void)
 {
@@ -209,5 +348,7 @@ main(void)
 	test_nominal_grid();
 	test_online_hand();
 	test_online_random();
+	test_lookahead_entries();
+	test_lookahead_rule();
 	return tcheck_done("test_budget");
 }

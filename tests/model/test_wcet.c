@@ -9,6 +9,7 @@
 
 #include "wcet.h"
 #include "tcheck.h"
+#include "exhaustive.h"
 
 /* The worked example: c0 e0=10 e1=20, c1 e0=30 e1=40, M=2, T=100. */
 static void
@@ -111,41 +112,6 @@ random_kernel(struct wcet_kernel *k, uint64_t *n, unsigned int maxc,
 		n[i] = trange(0, maxn);
 	}
 	CHECK(wcet_prepare(k) == 0);
-}
-
-/* Largest bound over integer xi with sum xi*e1_i <= M*tmem. */
-static double
-exhaustive(const struct wcet_kernel *k, const uint64_t *n, double tmem)
-{
-	uint64_t	x[WCET_MAX_CLUSTERS] = { 0 };
-	double		best = 0, e1max = 0, used, sum;
-	unsigned int	i;
-
-	for (i = 0; i < k->nclusters; i++)
-		if (n[i] > 0 && k->c[i].e1 > e1max)
-			e1max = k->c[i].e1;
-	if (e1max == 0)
-		return 0;
-	for (;;) {
-		used = 0;
-		sum = 0;
-		for (i = 0; i < k->nclusters; i++) {
-			used += (double)x[i] * k->c[i].e1;
-			sum += (double)x[i] * k->c[i].e1 +
-			    (double)(n[i] - x[i]) * k->c[i].e0;
-		}
-		if (used <= k->m * tmem && (sum - e1max) / k->m + e1max > best)
-			best = (sum - e1max) / k->m + e1max;
-		for (i = 0; i < k->nclusters; i++) {
-			if (x[i] < n[i]) {
-				x[i]++;
-				break;
-			}
-			x[i] = 0;
-		}
-		if (i == k->nclusters)
-			return best;
-	}
 }
 
 static void

@@ -35,13 +35,21 @@ kernel_setup(void)
 static const struct decide_config cfg = { 60000, 470, 3, 0.3 };
 
 static void
-run(const struct decide_holder *h, unsigned int n, enum decide_policy p,
-    uint64_t start, struct decide_output *o)
+run_plan(const struct decide_holder *h, unsigned int n, enum decide_policy p,
+    uint64_t start, unsigned int len, struct decide_output *o)
 {
-	struct decide_input in = { h, n, p, 7, start, &cfg };
+	struct decide_input in = { h, n, p, 7, start, &cfg, len };
 
 	OK(decide(&in, o) == 0);
 	OK(o->period == 7);
+	OK(o->plan_len == (len ? len : 1));
+}
+
+static void
+run(const struct decide_holder *h, unsigned int n, enum decide_policy p,
+    uint64_t start, struct decide_output *o)
+{
+	run_plan(h, n, p, start, 1, o);
 }
 
 static void
@@ -184,13 +192,78 @@ test_kernel(void)
 	NEAR(o.q_static, 0.1, 1e-12);
 }
 
+/*
+ * Plans: entry 0 is the single-period decision; every entry is at least
+ * the static budget; the smallest holder governs each entry; the
+ * kernel's entries follow its look-ahead track (budget.h).
+ */
+static void
+test_plan(void)
+{
+	struct decide_holder	h, h2[2];
+	struct decide_kernel	k, k2;
+	struct progress_scan	sc, sc2;
+	struct decide_output	o, o1;
+	struct budget_track	b;
+	uint64_t		r[2] = { 0, 50 }, launch = 5000000;
+	uint64_t		start = launch + 200000;
+	double			t, own, g;
+	unsigned int		j, c, pol;
+
+	bitmap[0] = (1ull << 50) - 1;
+	bitmap[1] = 0;
+	for (pol = DECIDE_NOMINAL; pol <= DECIDE_SMOOTH; pol++) {
+		kernel_holder(&h, &k, &sc, 0.1, launch);
+		run(&h, 1, (enum decide_policy)pol, start, &o1);
+		kernel_holder(&h, &k, &sc, 0.1, launch);
+		run_plan(&h, 1, (enum decide_policy)pol, start, 12, &o);
+		NEAR(o.q, o1.q, 0);
+		NEAR(o.plan_q[0], o1.q, 0);
+		OK(o.events[0] == o1.events[0]);
+		t = (double)k.bound_ns - 200000.0;
+		budget_track_init(&b, &wk, r, t, 0.1, (enum budget_policy)pol,
+		    -1, 0.3);
+		for (j = 0; j < 12; j++) {
+			own = budget_track_next(&b, &g);
+			budget_track_charge(&b, own, own);
+			NEAR(o.plan_q[j], own, 1e-12);
+			OK(o.plan_q[j] >= o.q_static);
+			for (c = 0; c < cfg.ncores; c++)
+				OK(o.plan_events[j][c] >= o.static_events[c]);
+		}
+	}
+	/* GREEDY gives its slack to the first entry and then falls back */
+	kernel_holder(&h, &k, &sc, 0.1, launch);
+	run_plan(&h, 1, DECIDE_GREEDY, start, 4, &o);
+	OK(o.plan_q[0] > 0.1);
+	OK(o.plan_q[3] <= o.plan_q[0]);
+	/* a holder without progress caps every entry */
+	kernel_holder(&h2[0], &k2, &sc2, 0.1, launch);
+	memset(&h2[1], 0, sizeof(h2[1]));
+	h2[1].qbar = 0.12;
+	run_plan(h2, 2, DECIDE_FAIR, start, 5, &o);
+	NEAR(o.plan_q[0], 0.12, 1e-12);
+	for (j = 0; j < 5; j++)
+		OK(o.plan_q[j] <= 0.12 + 1e-12 && o.plan_q[j] >= 0.1);
+	/* the kernel's window ends within the first period (its bound is
+	 * about 1.1 ms, T = 1 ms): from entry 1 on it is past its bound */
+	NEAR(o.plan_q[1], 0.1, 0);
+	/* no holder: every entry unlimited */
+	run_plan(NULL, 0, DECIDE_SMOOTH, start, 3, &o);
+	for (j = 0; j < 3; j++)
+		OK(o.plan_events[j][0] == DECIDE_UNLIMITED);
+}
+
 static void
 test_errors(void)
 {
 	struct decide_config	bad = cfg;
-	struct decide_input	in = { NULL, 0, DECIDE_FAIR, 0, 0, &bad };
+	struct decide_input	in = { NULL, 0, DECIDE_FAIR, 0, 0, &bad, 1 };
 	struct decide_output	o;
 
+	in.plan_len = DECIDE_MAX_PLAN + 1;
+	OK(decide(&in, &o) == -EINVAL);
+	in.plan_len = 1;
 	bad.ncores = 0;
 	OK(decide(&in, &o) == -EINVAL);
 	bad.ncores = DECIDE_MAX_CORES + 1;
@@ -213,6 +286,7 @@ main(void)
 	kernel_setup();
 	test_holders();
 	test_kernel();
+	test_plan();
 	test_errors();
 	return TAP_DONE();
 }
