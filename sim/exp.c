@@ -270,6 +270,9 @@ exp_budgets_default(struct exp_budgets_args *a)
 	a->csv_launches = 0;
 	a->mixed = 0;
 	a->rho = 0;
+	a->plan_len = 1;
+	a->late_p = 0;
+	a->late_ns = 0;
 }
 
 /* Running sums for the Q statistics. */
@@ -289,35 +292,51 @@ exp_qstat_add(struct exp_qstat *q, double v)
 struct exp_budgets_state {
 	struct sim		*s;
 	struct exp_kernel	*k;
+	const struct exp_budgets_args *a;
 	struct decide_config	 dc;
 	struct progress_scan	 scan;
 	struct decide_kernel	 dk;
 	struct decide_holder	 h;
 	uint64_t		 static_ev[SIM_MAX_CORES];
-	double			 qapplied;	/* Q of the pending period */
+	struct exp_qstat	*qs;
+	FILE			*csv;		/* or NULL */
+	uint64_t		 launch_no;
+	uint64_t		 kinds[SIM_BUDGET_FAILSAFE + 1];
 };
 
-/* The daemon's period thread, lead before the boundary. */
-static double
-exp_budgets_decide(struct exp_budgets_state *st,
-    const struct exp_budgets_args *a)
+/* The daemon's period thread, woken at s->now: a plan for the first
+ * period that begins after now. */
+static int
+exp_budgets_decide(struct exp_budgets_state *st)
 {
+	const struct exp_budgets_args *a = st->a;
 	struct decide_input	in;
 	struct decide_output	out;
+	struct sim_plan		p;
 	struct sim		*s = st->s;
+	unsigned int		j, c;
 
+	memset(&in, 0, sizeof(in));
 	in.holders = &st->h;
 	in.nholders = 1;
 	in.policy = a->policy;
 	in.period = s->period + 1;
 	in.period_start_ns = (uint64_t)s->next_boundary;
 	in.cfg = &st->dc;
+	in.plan_len = a->plan_len;
 	if (decide(&in, &out) != 0)
 		return -1;
 	if (a->policy == DECIDE_SMOOTH)
 		st->dk.prev_q = st->dk.out.q;
-	sim_apply(s, in.period, out.events);
-	return out.q;
+	memset(&p, 0, sizeof(p));
+	p.first = in.period;
+	p.len = out.plan_len;
+	for (j = 0; j < p.len; j++) {
+		p.q[j] = out.plan_q[j];
+		for (c = 0; c < s->cfg.ncores; c++)
+			p.events[j][c] = out.plan_events[j][c];
+	}
+	return sim_apply_plan(s, &p);
 }
 
 static void
@@ -331,43 +350,58 @@ exp_budgets_launch(struct exp_budgets_state *st)
 	sim_gpu_launch(s, 1, st->static_ev);
 }
 
-/* One launch: returns its response time (ns), Q statistics updated. */
+/* At each boundary: the Q that governed the period that ended, for a
+ * period the kernel ran in. */
+static void
+exp_budgets_period(void *arg, const struct sim *s, uint64_t period)
+{
+	struct exp_budgets_state *st = arg;
+	double			q;
+
+	if (!s->gpu.running)
+		return;
+	q = s->cur_q >= 0 ? s->cur_q : st->k->nom.q;
+	exp_qstat_add(st->qs, q);
+	st->kinds[s->cur_kind]++;
+	if (st->csv != NULL)
+		fprintf(st->csv, "%llu,%llu,%.0f,%.6f\n",
+		    (unsigned long long)st->launch_no,
+		    (unsigned long long)period, s->now - s->gpu.launch, q);
+}
+
+/* When the next decision wakes: lead before the boundary after `after`,
+ * sometimes late; never before now. */
 static double
-exp_budgets_one(struct exp_budgets_state *st,
-    const struct exp_budgets_args *a, struct exp_qstat *qs, FILE *csv,
-    uint64_t n)
+exp_budgets_wake(struct exp_budgets_state *st, double boundary)
+{
+	const struct exp_budgets_args *a = st->a;
+	struct sim	*s = st->s;
+	double		w = boundary - (double)a->lead_ns;
+
+	if (a->late_p > 0 && sim_random(s) < a->late_p)
+		w += sim_random(s) * (double)a->late_ns;
+	return w > s->now ? w : s->now;
+}
+
+/* One launch: returns its response time (ns). */
+static double
+exp_budgets_one(struct exp_budgets_state *st)
 {
 	struct sim	*s = st->s;
-	double		 lead, q, pend = -1;
-	uint64_t	 pend_period = 0;
+	double		 wake, next = s->next_boundary;
 
 	exp_budgets_launch(st);
-	exp_qstat_add(qs, st->k->nom.q);	/* the period it starts in */
-	if (csv != NULL)
-		fprintf(csv, "%llu,%llu,%.0f,%.6f\n", (unsigned long long)n,
-		    (unsigned long long)s->period, s->now - s->gpu.launch,
-		    st->k->nom.q);
 	for (;;) {
-		lead = s->next_boundary - (double)a->lead_ns;
-		if (s->now < lead) {
-			if (sim_run_until(s, lead) == SIM_RUN_KERNEL_DONE)
-				break;
-			pend = exp_budgets_decide(st, a);
-			pend_period = s->period + 1;
-		}
-		if (sim_run_until(s, s->next_boundary) == SIM_RUN_KERNEL_DONE)
+		wake = exp_budgets_wake(st, next);
+		if (sim_run_until(s, wake) == SIM_RUN_KERNEL_DONE)
 			break;
-		/* a budget decided before a lock change is dropped: the
-		 * period then runs on the static budget */
-		q = pend >= 0 && pend_period == s->period &&
-		    s->pending_period == s->period ? pend : st->k->nom.q;
-		exp_qstat_add(qs, q);
-		if (csv != NULL)
-			fprintf(csv, "%llu,%llu,%.0f,%.6f\n",
-			    (unsigned long long)n,
-			    (unsigned long long)s->period,
-			    s->now - s->gpu.launch, q);
-		pend = -1;
+		if (exp_budgets_decide(st) < 0)
+			break;
+		/* the next decision is for the period after this plan's
+		 * first one */
+		next = s->next_boundary + (double)s->cfg.period_ns;
+		if (next - (double)st->a->lead_ns <= s->now)
+			next = s->next_boundary;
 	}
 	return s->gpu.finish - s->gpu.launch;
 }
@@ -399,6 +433,8 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 
 	if (a->profile == NULL || a->launches < 1 || a->ncores < 1 ||
 	    a->ncores > SIM_MAX_CORES || a->lead_ns < 1 ||
+	    a->plan_len < 1 || a->plan_len > SIM_PLAN_MAX ||
+	    !(a->late_p >= 0 && a->late_p <= 1) ||
 	    !(a->bwmax_events > 0) || !(a->overhead_events >= 0) ||
 	    !(a->smooth_a > 0 && a->smooth_a <= 1) || !(a->rho >= 0))
 		return -EINVAL;
@@ -433,6 +469,10 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	}
 	st.s = s;
 	st.k = k;
+	st.a = a;
+	st.qs = &qs;
+	s->on_period = exp_budgets_period;
+	s->on_period_arg = &st;
 	st.dc.bwmax_events = a->bwmax_events;
 	st.dc.overhead_events = a->overhead_events;
 	st.dc.ncores = a->ncores;
@@ -459,9 +499,10 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 		sim_run_until(s, s->now + (0.5 + sim_random(s)) *
 		    (double)cfg.period_ns);
 		e0 = exp_be_events(s);
-		rt = exp_budgets_one(&st, a, &qs,
-		    a->csv_launches == 0 || n < a->csv_launches ? csv : NULL,
-		    n);
+		st.launch_no = n;
+		st.csv = a->csv_launches == 0 || n < a->csv_launches ? csv :
+		    NULL;
+		rt = exp_budgets_one(&st);
 		ev += exp_be_events(s) - e0;
 		ratio = rt / (double)k->nom.wcet;
 		if (rt > (double)k->nom.wcet)
@@ -483,6 +524,10 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	o->wcet0_ns = k->nom.wcet0;
 	o->periods = qs.n;
 	o->fallbacks = s->stats.fallbacks;
+	o->plan_first = st.kinds[SIM_BUDGET_PLAN_FIRST];
+	o->plan_ahead = st.kinds[SIM_BUDGET_PLAN_AHEAD];
+	o->static_periods = st.kinds[SIM_BUDGET_STATIC] +
+	    st.kinds[SIM_BUDGET_FAILSAFE];
 	rc = 0;
 out:
 	if (s != NULL)

@@ -75,6 +75,15 @@ struct exp_budgets_args {
 	uint64_t	csv_launches;	/* launches written to csv (0: all) */
 	int		mixed;		/* BE cores: 0 hogs, 1 a cpu + a mem task */
 	double		rho;		/* TFS factor on the BE cores */
+	/*
+	 * The daemon's timing: each decision hands over a plan of plan_len
+	 * periods (1..SIM_PLAN_MAX) for the first period that begins after
+	 * it wakes; with probability late_p a wake-up comes late by up to
+	 * late_ns (uniform), as on a loaded machine.
+	 */
+	unsigned int	plan_len;
+	double		late_p;
+	uint64_t	late_ns;
 };
 struct exp_budgets_result {
 	uint64_t	launches;
@@ -90,6 +99,11 @@ struct exp_budgets_result {
 	double		mean_ns;	/* mean response time */
 	uint64_t	periods;
 	uint64_t	fallbacks;
+	/* of the kernel's periods: on a plan's entry 0, a later entry,
+	 * and the static budget */
+	uint64_t	plan_first;
+	uint64_t	plan_ahead;
+	uint64_t	static_periods;
 };
 void	exp_budgets_default(struct exp_budgets_args *);
 /* -EINVAL on a bad profile/arguments, -ENOMEM. */

@@ -129,19 +129,169 @@ sim_set_budget(struct sim *s, unsigned int i, uint64_t budget)
 		sim_throttle(c);
 }
 
+/*
+ * The newest plan that covers period n and is admissible: no other
+ * plan's entry governed a period from its first up to n - 1 (periods on
+ * the static budget do not count: every entry is at least the static
+ * budget).  *refused tells whether a covering plan was turned down.
+ */
+static const struct sim_plan *
+sim_plan_for(const struct sim *s, uint64_t n, int *refused)
+{
+	const struct sim_plan	*p, *best = NULL;
+	unsigned int		i;
+
+	*refused = 0;
+	for (i = 0; i < 2; i++) {
+		p = &s->plan[i];
+		if (p->id == 0 || n < p->first || n - p->first >= p->len)
+			continue;
+		if (p->id != s->gov_id && s->gov_id != 0 &&
+		    s->gov_period >= p->first) {
+			*refused = 1;
+			continue;
+		}
+		if (best == NULL || p->id > best->id)
+			best = p;
+	}
+	return best;
+}
+
+/* Did the current period's plan account for held slot i as it is now? */
+static int
+sim_lock_accounted(const struct sim *s, unsigned int i)
+{
+	return s->cur_plan != 0 && (s->cur_mask & (1ull << i)) &&
+	    s->cur_launches[i] == s->lock[i].launches;
+}
+
+/* Lower the current period's budgets to what the held slots the plan
+ * did not account for allow; 1 when a budget went down. */
+static int
+sim_lock_limit(struct sim *s)
+{
+	const struct sim_lockslot *l;
+	unsigned int	i, c;
+	int		lowered = 0;
+
+	for (i = 0; i < SIM_MAX_LOCKS; i++) {
+		l = &s->lock[i];
+		if (!l->open || !l->held || sim_lock_accounted(s, i))
+			continue;
+		for (c = 0; c < s->cfg.ncores; c++)
+			if (s->core[c].budget > l->static_events) {
+				sim_set_budget(s, c, l->static_events);
+				lowered = 1;
+			}
+	}
+	return lowered;
+}
+
+static int
+sim_all_unlimited(const struct sim *s)
+{
+	unsigned int	c;
+
+	for (c = 0; c < s->cfg.ncores; c++)
+		if (s->core[c].budget != SIM_UNLIMITED)
+			return 0;
+	return 1;
+}
+
+/* Choose what governs the current period and set every core's budget. */
+static void
+sim_period_budget(struct sim *s)
+{
+	const struct sim_plan	*p = NULL;
+	uint64_t		n = s->period, b;
+	unsigned int		c, j = 0;
+	int			refused = 0;
+
+	s->cur_plan = 0;
+	s->cur_mask = 0;
+	s->cur_q = -1;
+	if (!s->failsafe)
+		p = sim_plan_for(s, n, &refused);
+	s->stats.refused += refused;
+	if (p != NULL) {
+		j = (unsigned int)(n - p->first);
+		s->cur_kind = j == 0 ? SIM_BUDGET_PLAN_FIRST :
+		    SIM_BUDGET_PLAN_AHEAD;
+		s->cur_plan = p->id;
+		s->cur_mask = p->lock_mask;
+		s->cur_q = p->q[j];
+		memcpy(s->cur_launches, p->lock_launches,
+		    sizeof(s->cur_launches));
+		s->gov_id = p->id;
+		s->gov_period = n;
+	} else if (s->failsafe)
+		s->cur_kind = SIM_BUDGET_FAILSAFE;
+	else
+		s->cur_kind = s->locked ? SIM_BUDGET_STATIC :
+		    SIM_BUDGET_UNREGULATED;
+	for (c = 0; c < s->cfg.ncores; c++) {
+		if (p != NULL)
+			b = p->events[j][c];
+		else if (s->failsafe)
+			b = s->failsafe_events;
+		else
+			b = s->locked ? s->static_events[c] : SIM_UNLIMITED;
+		s->core[c].budget = SIM_UNLIMITED;
+		sim_set_budget(s, c, b);
+	}
+	if (sim_lock_limit(s)) {
+		s->stats.lock_limited++;
+		/* a slot the daemon has not seen yet: its static budget */
+		if (s->cur_kind == SIM_BUDGET_UNREGULATED)
+			s->cur_kind = SIM_BUDGET_STATIC;
+	}
+	if (s->cur_kind == SIM_BUDGET_UNREGULATED && !sim_all_unlimited(s))
+		s->cur_kind = SIM_BUDGET_STATIC;
+}
+
+static void
+sim_count_period(struct sim *s)
+{
+	switch (s->cur_kind) {
+	case SIM_BUDGET_PLAN_FIRST:
+		s->stats.plan_first++;
+		break;
+	case SIM_BUDGET_PLAN_AHEAD:
+		s->stats.plan_ahead++;
+		break;
+	case SIM_BUDGET_STATIC:
+	case SIM_BUDGET_FAILSAFE:
+		s->stats.fallbacks++;
+		break;
+	default:
+		s->stats.unregulated++;
+	}
+}
+
+static void
+sim_withdraw(struct sim *s)
+{
+	unsigned int	i;
+
+	for (i = 0; i < 2; i++) {
+		/* count the ones that still had a period to govern */
+		if (s->plan[i].id != 0 &&
+		    s->plan[i].first + s->plan[i].len > s->period + 1)
+			s->stats.discarded++;
+		s->plan[i].id = 0;
+	}
+}
+
 void
 sim_lock(struct sim *s, const uint64_t *static_events)
 {
 	unsigned int	i;
 
 	s->locked = 1;
-	if (s->pending_valid)
-		s->stats.discarded++;
-	s->pending_valid = 0;
-	for (i = 0; i < s->cfg.ncores; i++) {
+	sim_withdraw(s);
+	for (i = 0; i < s->cfg.ncores; i++)
 		s->static_events[i] = static_events[i];
-		sim_set_budget(s, i, static_events[i]);
-	}
+	sim_period_budget(s);
 }
 
 void
@@ -150,27 +300,97 @@ sim_unlock(struct sim *s)
 	unsigned int	i;
 
 	s->locked = 0;
-	if (s->pending_valid)
-		s->stats.discarded++;
-	s->pending_valid = 0;
-	for (i = 0; i < s->cfg.ncores; i++) {
+	sim_withdraw(s);
+	for (i = 0; i < s->cfg.ncores; i++)
 		s->static_events[i] = SIM_UNLIMITED;
-		sim_set_budget(s, i, SIM_UNLIMITED);
-	}
+	sim_period_budget(s);
+}
+
+int
+sim_apply_plan(struct sim *s, struct sim_plan *p)
+{
+	struct sim_plan	*dst;
+
+	if (p->len < 1 || p->len > SIM_PLAN_MAX)
+		return -EINVAL;
+	/* replace the older one: the newest stays usable meanwhile */
+	dst = s->plan[0].id <= s->plan[1].id ? &s->plan[0] : &s->plan[1];
+	p->id = ++s->plan_ids;
+	*dst = *p;
+	return 0;
 }
 
 int
 sim_apply(struct sim *s, uint64_t period, const uint64_t *events)
 {
+	struct sim_plan	p;
 	unsigned int	i;
 
 	if (period <= s->period)
 		return -EINVAL;	/* too late for that period */
-	s->pending_valid = 1;
-	s->pending_period = period;
+	memset(&p, 0, sizeof(p));
+	p.first = period;
+	p.len = 1;
+	p.q[0] = -1;
 	for (i = 0; i < s->cfg.ncores; i++)
-		s->pending_events[i] = events[i];
+		p.events[0][i] = events[i];
+	return sim_apply_plan(s, &p);
+}
+
+int
+sim_lock_slot(struct sim *s, unsigned int slot, int open,
+    uint64_t static_events)
+{
+	if (slot >= SIM_MAX_LOCKS)
+		return -EINVAL;
+	if (!open || !s->lock[slot].open)
+		memset(&s->lock[slot], 0, sizeof(s->lock[slot]));
+	s->lock[slot].open = open != 0;
+	s->lock[slot].static_events = static_events;
 	return 0;
+}
+
+void
+sim_lock_words(struct sim *s, unsigned int slot, int held,
+    uint64_t launches)
+{
+	if (slot >= SIM_MAX_LOCKS || !s->lock[slot].open)
+		return;
+	s->lock[slot].held = held != 0;
+	s->lock[slot].launches = launches;
+}
+
+int
+sim_lock_kick(struct sim *s)
+{
+	int	lowered = sim_lock_limit(s);
+
+	s->stats.kicks++;
+	s->stats.kick_lowered += lowered;
+	if (lowered && s->cur_kind == SIM_BUDGET_UNREGULATED)
+		s->cur_kind = SIM_BUDGET_STATIC;
+	return lowered;
+}
+
+int
+sim_lock_dyn(const struct sim *s, unsigned int slot)
+{
+	unsigned int	c;
+
+	if (slot >= SIM_MAX_LOCKS || !s->lock[slot].open)
+		return 0;
+	for (c = 0; c < s->cfg.ncores; c++)
+		if (s->core[c].budget > s->lock[slot].static_events)
+			return 1;
+	return 0;
+}
+
+void
+sim_failsafe(struct sim *s, int on, uint64_t events)
+{
+	s->failsafe = on != 0;
+	s->failsafe_events = events;
+	sim_period_budget(s);
 }
 
 /* ---- scheduler ---- */
@@ -199,7 +419,6 @@ sim_boundary(struct sim *s)
 	struct sim_core	*c;
 	struct sim_task	*t;
 	unsigned int	 i, j;
-	uint64_t	 b;
 
 	if (s->on_period != NULL)
 		s->on_period(s->on_period_arg, s, s->period);
@@ -225,19 +444,8 @@ sim_boundary(struct sim *s)
 		c->throttled = 0;
 		c->used = 0;
 	}
-	if (s->locked && s->pending_valid && s->pending_period == s->period) {
-		for (i = 0; i < s->cfg.ncores; i++)
-			sim_set_budget(s, i, s->pending_events[i]);
-	} else {
-		if (s->locked)
-			s->stats.fallbacks++;
-		for (i = 0; i < s->cfg.ncores; i++) {
-			b = s->locked ? s->static_events[i] : SIM_UNLIMITED;
-			sim_set_budget(s, i, b);
-		}
-	}
-	if (s->pending_valid && s->pending_period <= s->period)
-		s->pending_valid = 0;
+	sim_period_budget(s);
+	sim_count_period(s);
 }
 
 /* ---- GPU ---- */

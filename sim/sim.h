@@ -22,6 +22,8 @@
 
 #define SIM_MAX_CORES		16
 #define SIM_MAX_TASKS		8
+#define SIM_PLAN_MAX		16	/* periods per plan (REG_PLAN_MAX) */
+#define SIM_MAX_LOCKS		64	/* lock slots (REG_MAX_LOCKS) */
 #define SIM_MAX_NAME		15
 #define SIM_UNLIMITED		UINT64_MAX	/* events: not regulated */
 
@@ -104,8 +106,48 @@ struct sim_gpu {
 
 struct sim_stats {
 	uint64_t	periods;	/* boundaries crossed */
-	uint64_t	fallbacks;	/* locked, no fresh budget */
-	uint64_t	discarded;	/* budgets dropped by a lock change */
+	uint64_t	fallbacks;	/* on a limited static budget */
+	uint64_t	discarded;	/* plans withdrawn by a lock change */
+	uint64_t	plan_first;	/* on entry 0 of a plan */
+	uint64_t	plan_ahead;	/* on a later entry of a plan */
+	uint64_t	refused;	/* a plan covered it, not admissible */
+	uint64_t	unregulated;	/* no limit at all */
+	uint64_t	lock_limited;	/* a held lock slot lowered it */
+	uint64_t	kicks;		/* sim_lock_kick() calls */
+	uint64_t	kick_lowered;	/* of those, lowered a budget */
+};
+
+/*
+ * Budgets for len periods from first, computed from one snapshot of the
+ * holders' progress: the regulator side of the look-ahead rule (the
+ * backends' contract, daemon/regulator.h).  q[] is informative (what
+ * the decision called the entries), used by experiments.
+ */
+struct sim_plan {
+	uint64_t	id;		/* set by sim_apply_plan(); 0 empty */
+	uint64_t	first;
+	unsigned int	len;
+	uint64_t	lock_mask;	/* slots the plan accounted for */
+	uint64_t	lock_launches[SIM_MAX_LOCKS];
+	uint64_t	events[SIM_PLAN_MAX][SIM_MAX_CORES];
+	double		q[SIM_PLAN_MAX];
+};
+
+/* A task's lock slot as the regulator sees it. */
+struct sim_lockslot {
+	int		open;
+	int		held;		/* the application's word */
+	uint64_t	launches;	/* the application's counter */
+	uint64_t	static_events;	/* per core while held */
+};
+
+/* What governs the current period. */
+enum sim_budget_kind {
+	SIM_BUDGET_UNREGULATED = 0,
+	SIM_BUDGET_STATIC,		/* a fallback */
+	SIM_BUDGET_PLAN_FIRST,
+	SIM_BUDGET_PLAN_AHEAD,
+	SIM_BUDGET_FAILSAFE,
 };
 
 struct sim;
@@ -121,11 +163,22 @@ struct sim {
 	double		core_max;	/* events/ns of a core, full speed */
 	double		u;		/* current traffic / BWmax */
 	struct sim_core	core[SIM_MAX_CORES];
-	int		locked;
+	int		locked;		/* a holder: static is limited */
 	uint64_t	static_events[SIM_MAX_CORES];
-	int		pending_valid;
-	uint64_t	pending_period;
-	uint64_t	pending_events[SIM_MAX_CORES];
+	/* plans: the two newest; ids grow */
+	struct sim_plan	plan[2];
+	uint64_t	plan_ids;
+	uint64_t	gov_id;		/* plan that governed last, 0 none */
+	uint64_t	gov_period;	/* ... in this period */
+	/* the current period */
+	enum sim_budget_kind cur_kind;
+	uint64_t	cur_plan;	/* its plan id, 0 none */
+	double		cur_q;		/* plan's q, -1 when not a plan's */
+	uint64_t	cur_mask;	/* slots it accounted for */
+	uint64_t	cur_launches[SIM_MAX_LOCKS];
+	struct sim_lockslot lock[SIM_MAX_LOCKS];
+	int		failsafe;	/* budgets replaced by failsafe_events */
+	uint64_t	failsafe_events;
 	struct sim_gpu	gpu;
 	uint64_t	rng;
 	uint64_t	picks;
@@ -153,14 +206,40 @@ int	sim_gpu_load(struct sim *, const struct wcet_kernel *,
 int	sim_gpu_launch(struct sim *, int take_lock,
 	    const uint64_t *static_events);
 
-/* The bandwidth lock: taking it or changing the static budget applies
- * the static budget to the current period at once and drops a pending
- * budget computed before; releasing it unthrottles the cores. */
+/* The daemon's static budget: setting it (a holder exists, or the
+ * holders changed) applies it to the current period at once and
+ * withdraws every plan computed before; sim_unlock() (no holder)
+ * unthrottles the cores. */
 void	sim_lock(struct sim *, const uint64_t *static_events);
 void	sim_unlock(struct sim *);
 
-/* Per-core budgets for exactly that period (the regulator's apply). */
+/*
+ * Publish a plan; it replaces the older of the two kept.  At each
+ * boundary n the newest plan that covers n and is admissible (no other
+ * plan's entry governed a period from its first up to n - 1) governs,
+ * else the static budget.  -EINVAL for a bad plan.  The id is returned
+ * in plan->id.
+ */
+int	sim_apply_plan(struct sim *, struct sim_plan *);
+/* A plan of one entry for exactly that period; -EINVAL when it has
+ * begun. */
 int	sim_apply(struct sim *, uint64_t period, const uint64_t *events);
+
+/* Lock slots: open (with its static budget) or close a slot, and the
+ * application's words; sim_lock_kick() enforces what the held slots
+ * ask for at once, within the current period.  Returns 1 when it
+ * lowered a budget. */
+int	sim_lock_slot(struct sim *, unsigned int slot, int open,
+	    uint64_t static_events);
+void	sim_lock_words(struct sim *, unsigned int slot, int held,
+	    uint64_t launches);
+int	sim_lock_kick(struct sim *);
+/* 1 when some core's budget in this period is above slot's static. */
+int	sim_lock_dyn(const struct sim *, unsigned int slot);
+
+/* The module's watchdog: with on, every core runs on `events` (and on
+ * no more than what held slots allow) from now until it is turned off. */
+void	sim_failsafe(struct sim *, int on, uint64_t events);
 
 #define SIM_RUN_DONE		0	/* reached the target time */
 #define SIM_RUN_KERNEL_DONE	1	/* stopped when the kernel finished */

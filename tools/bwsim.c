@@ -393,6 +393,19 @@ bwsim_budgets_args(int argc, char **argv, struct exp_budgets_args *a,
 			if (bwsim_double("--jitter", argv[++i], 0, 0.99,
 			    &a->jitter))
 				return 2;
+		} else if (strcmp(argv[i], "--lookahead") == 0) {
+			if (bwsim_u64("--lookahead", argv[++i], 1,
+			    SIM_PLAN_MAX, &v))
+				return 2;
+			a->plan_len = (unsigned int)v;
+		} else if (strcmp(argv[i], "--late-p") == 0) {
+			if (bwsim_double("--late-p", argv[++i], 0, 1,
+			    &a->late_p))
+				return 2;
+		} else if (strcmp(argv[i], "--late-ns") == 0) {
+			if (bwsim_u64("--late-ns", argv[++i], 0, 1000000000,
+			    &a->late_ns))
+				return 2;
 		} else if (strcmp(argv[i], "--step-ns") == 0) {
 			if (bwsim_u64("--step-ns", argv[++i], 100, 1000000,
 			    &a->step_ns))
@@ -452,6 +465,11 @@ bwsim_budgets_print(const struct exp_budgets_args *a,
 		printf("  BE memory events per launch: %.0f\n", r->be_events);
 		printf("  Q over %llu periods: mean %.4f, std %.4f\n",
 		    (unsigned long long)r->periods, r->q_mean, r->q_std);
+		printf("  periods on a plan's first entry %llu, on a "
+		    "look-ahead entry %llu, static %llu\n",
+		    (unsigned long long)r->plan_first,
+		    (unsigned long long)r->plan_ahead,
+		    (unsigned long long)r->static_periods);
 		return;
 	}
 	jsonw_init(&j, stdout);
@@ -484,6 +502,12 @@ bwsim_budgets_print(const struct exp_budgets_args *a,
 	jsonw_uint(&j, r->periods);
 	jsonw_key(&j, "fallbacks");
 	jsonw_uint(&j, r->fallbacks);
+	jsonw_key(&j, "plan_first");
+	jsonw_uint(&j, r->plan_first);
+	jsonw_key(&j, "plan_ahead");
+	jsonw_uint(&j, r->plan_ahead);
+	jsonw_key(&j, "static_periods");
+	jsonw_uint(&j, r->static_periods);
 	jsonw_obj_end(&j);
 	jsonw_end(&j);
 }

@@ -3,6 +3,7 @@
  * BWLOCK++ Fig. 4, the GPU against hand-computed times, lock and budget
  * rules, safety of the bound, determinism.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,13 +104,161 @@ test_budget(void)
 	/* a lock change drops a pending budget */
 	OK(sim_apply(s, 9, k2) == 0);
 	sim_lock(s, k);
-	OK(s->stats.discarded == 1 && !s->pending_valid);
+	OK(s->stats.discarded == 1 && s->plan[0].id == 0 &&
+	    s->plan[1].id == 0);
 	/* mid-period lock: a core past the new budget stops at once */
 	sim_unlock(s);
 	sim_run_until(s, 8.5e6 + 1e6);
 	k[0] = 100;
 	sim_lock(s, k);
 	OK(s->core[0].throttled);
+	sim_free(s);
+	free(s);
+}
+
+/* A plan of len entries from first, entry j = base + j on every core. */
+static void
+plan(struct sim *s, uint64_t first, unsigned int len, uint64_t base)
+{
+	struct sim_plan	p;
+	unsigned int	j, c;
+
+	memset(&p, 0, sizeof(p));
+	p.first = first;
+	p.len = len;
+	for (j = 0; j < len; j++) {
+		p.q[j] = -1;
+		for (c = 0; c < s->cfg.ncores; c++)
+			p.events[j][c] = base + j;
+	}
+	OK(sim_apply_plan(s, &p) == 0);
+}
+
+static struct sim *
+plan_sim(void)
+{
+	struct sim_config	cfg;
+	struct sim		*s = calloc(1, sizeof(*s));
+	uint64_t		k[3] = { 7, 7, 7 };
+	unsigned int		i;
+
+	sim_config_default(&cfg);
+	OK(sim_init(s, &cfg) == 0);
+	for (i = 0; i < 3; i++)
+		sim_add_task(s, i, "mem", SIM_MEM);
+	sim_lock(s, k);		/* a holder: static 7 */
+	return s;
+}
+
+/*
+ * The look-ahead rule (daemon/regulator.h): the newest admissible plan
+ * covering the period governs, one that another plan already governed
+ * into is refused, static periods do not count against a plan.
+ */
+static void
+test_plans(void)
+{
+	struct sim	*s = plan_sim();
+
+	plan(s, 2, 4, 100);		/* A: periods 2-5 */
+	sim_run_until(s, 2.5e6);
+	OK(s->cur_kind == SIM_BUDGET_PLAN_FIRST && s->core[0].budget == 100);
+	sim_run_until(s, 3.5e6);
+	OK(s->cur_kind == SIM_BUDGET_PLAN_AHEAD && s->core[0].budget == 101);
+	/* B for period 3, published late (period 3 runs A's entry): B
+	 * is not admissible for 4 or 5 while A goes on */
+	plan(s, 3, 4, 200);
+	sim_run_until(s, 4.5e6);
+	OK(s->core[0].budget == 102 && s->stats.refused == 1);
+	/* C on time for period 5: the newest admissible wins */
+	plan(s, 5, 3, 300);
+	sim_run_until(s, 5.5e6);
+	OK(s->cur_kind == SIM_BUDGET_PLAN_FIRST && s->core[0].budget == 300);
+	sim_run_until(s, 7.5e6);
+	OK(s->core[0].budget == 302);
+	/* C runs out: static */
+	sim_run_until(s, 8.5e6);
+	OK(s->cur_kind == SIM_BUDGET_STATIC && s->core[0].budget == 7);
+	/* D for 9.., published late after static periods: admissible */
+	plan(s, 8, 4, 400);
+	sim_run_until(s, 9.5e6);
+	OK(s->cur_kind == SIM_BUDGET_PLAN_AHEAD && s->core[0].budget == 401);
+	/* the holders change: plans withdrawn, static at once */
+	{
+		uint64_t	k[3] = { 9, 9, 9 };
+
+		sim_lock(s, k);
+	}
+	OK(s->core[0].budget == 9);
+	sim_run_until(s, 10.5e6);
+	OK(s->cur_kind == SIM_BUDGET_STATIC && s->core[0].budget == 9);
+	OK(s->stats.plan_first == 2 && s->stats.plan_ahead == 5);
+	/* bad plans */
+	{
+		struct sim_plan	p;
+
+		memset(&p, 0, sizeof(p));
+		OK(sim_apply_plan(s, &p) == -EINVAL);
+		p.len = SIM_PLAN_MAX + 1;
+		OK(sim_apply_plan(s, &p) == -EINVAL);
+	}
+	sim_free(s);
+	free(s);
+}
+
+/* Lock slots: a held slot caps every period the plan did not account
+ * for it in, a kick caps the current one at once, dyn says when a
+ * launch must kick. */
+static void
+test_lock_slots(void)
+{
+	struct sim	*s = plan_sim();
+	struct sim_plan	p;
+	unsigned int	c;
+
+	sim_unlock(s);
+	OK(sim_lock_slot(s, 3, 1, 50) == 0);
+	OK(sim_lock_slot(s, SIM_MAX_LOCKS, 1, 50) == -EINVAL);
+	sim_run_until(s, 1.5e6);
+	OK(s->cur_kind == SIM_BUDGET_UNREGULATED);
+	OK(s->core[0].budget == SIM_UNLIMITED && sim_lock_dyn(s, 3));
+	/* held, no daemon yet: the kick caps the running period */
+	sim_lock_words(s, 3, 1, 1);
+	OK(sim_lock_kick(s) == 1);
+	for (c = 0; c < 3; c++)
+		OK(s->core[c].budget == 50 && s->core[c].throttled);
+	OK(!sim_lock_dyn(s, 3) && sim_lock_kick(s) == 0);
+	OK(s->cur_kind == SIM_BUDGET_STATIC);
+	sim_run_until(s, 2.5e6);
+	OK(s->core[0].budget == 50 && s->stats.lock_limited == 1);
+	/* a plan that accounted for the slot with its launch count governs;
+	 * a new launch (count 2) brings the slot's cap back */
+	memset(&p, 0, sizeof(p));
+	p.first = 3;
+	p.len = 3;
+	p.lock_mask = 1ull << 3;
+	p.lock_launches[3] = 1;
+	for (c = 0; c < 3; c++)
+		p.events[0][c] = p.events[1][c] = p.events[2][c] = 500;
+	OK(sim_apply_plan(s, &p) == 0);
+	sim_run_until(s, 3.5e6);
+	OK(s->core[0].budget == 500 && sim_lock_dyn(s, 3));
+	sim_lock_words(s, 3, 1, 2);
+	OK(sim_lock_kick(s) == 1 && s->core[1].budget == 50);
+	sim_run_until(s, 4.5e6);
+	OK(s->cur_kind == SIM_BUDGET_PLAN_AHEAD && s->core[0].budget == 50);
+	/* released: the plan's entry again; closed: no cap */
+	sim_lock_words(s, 3, 0, 2);
+	sim_run_until(s, 5.5e6);
+	OK(s->core[0].budget == 500);
+	sim_lock_words(s, 3, 1, 2);
+	OK(sim_lock_slot(s, 3, 0, 0) == 0);
+	OK(sim_lock_kick(s) == 0);
+	/* fail-safe: its budget, capped by held slots */
+	OK(sim_lock_slot(s, 4, 1, 20) == 0);
+	sim_lock_words(s, 4, 1, 1);
+	sim_failsafe(s, 1, 30);
+	OK(s->cur_kind == SIM_BUDGET_FAILSAFE && s->core[2].budget == 20);
 	sim_free(s);
 	free(s);
 }
@@ -357,6 +506,8 @@ main(void)
 {
 	test_fig4();
 	test_budget();
+	test_plans();
+	test_lock_slots();
 	test_gpu();
 	test_bound();
 	test_determinism();
