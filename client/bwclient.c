@@ -38,6 +38,7 @@
 #include "bwproto.h"
 #include "cpage.h"
 #include "cvalue.h"
+#include "lockfile.h"
 #include "fileio.h"
 #include "msg.h"
 #include "profile.h"
@@ -89,12 +90,26 @@ struct bwc {
 	struct bwc_kern		*kern[BWC_MAX_KERNELS];
 	uint32_t		 nkern;		/* atomic: published entries */
 
+	/*
+	 * The lock slot's files (lockfile.h), NULL without them.  A new
+	 * registration replaces them; the old ones stay mapped (on the
+	 * retired list) until bwc_close, since a hot-path call may still
+	 * be using them.
+	 */
+	struct bwc_lockfile	*lf;		/* atomic */
+	struct bwc_lockfile	*lf_retired;
+
 	/* monitor thread */
 	pthread_t		 mon;
 	bool			 mon_running;
 	bool			 closing;
 	int			 wake[2];
 	unsigned int		 reconnects;
+};
+
+struct bwc_lockfile {
+	struct lockfile		 l;
+	struct bwc_lockfile	*next;
 };
 
 /* The message of the last failure, per thread (bwc_strerror). */
@@ -184,7 +199,7 @@ drop(bwc_t *h)
  */
 static int
 call_raw(bwc_t *h, const void *buf, size_t len, uint64_t id, const int *fds,
-    int nfds, struct bwp_msg *reply)
+    int nfds, struct bwp_msg *reply, struct bwp_recv *keep)
 {
 	const msgpack_object	*o;
 	struct bwp_recv	 r;
@@ -206,21 +221,29 @@ call_raw(bwc_t *h, const void *buf, size_t len, uint64_t id, const int *fds,
 				rc = -ECONNRESET;
 			goto lost;
 		}
-		bwp_wire_close_fds(&r);
-		if (r.toobig)
+		if (r.toobig) {
+			bwp_wire_close_fds(&r);
 			continue;
+		}
 		bwp_msg_free(reply);
 		bwp_msg_init_zone(reply, h->zone);
-		if (bwp_msg_parse(reply, h->rbuf, r.len) != BWP_OK)
-			continue;
-		if (bwp_msg_known(reply, BWP_KN_EVENT) != NULL)
-			continue;
-		o = bwp_msg_known(reply, BWP_KN_ID);
+		o = NULL;
+		if (bwp_msg_parse(reply, h->rbuf, r.len) == BWP_OK &&
+		    bwp_msg_known(reply, BWP_KN_EVENT) == NULL)
+			o = bwp_msg_known(reply, BWP_KN_ID);
 		if (o == NULL || bwp_obj_uint(reply, o, BWP_K_ID, 0,
-		    UINT64_MAX, &rid) < 0 || rid != id)
-			continue;	/* a late reply to a timed-out call */
+		    UINT64_MAX, &rid) < 0 || rid != id) {
+			/* an event, or a late reply to a timed-out call */
+			bwp_wire_close_fds(&r);
+			continue;
+		}
 		break;
 	}
+	/* descriptors come only with the reply that asked for them */
+	if (keep != NULL)
+		*keep = r;
+	else
+		bwp_wire_close_fds(&r);
 	o = bwp_msg_known(reply, BWP_KN_STATUS);
 	if (o == NULL || bwp_obj_uint(reply, o, BWP_K_STATUS, 0, UINT64_MAX,
 	    &st) < 0)
@@ -252,7 +275,7 @@ call(bwc_t *h, struct bwp_writer *w, uint64_t id, const int *fds, int nfds,
 	buf = bwp_w_finish(w, &len);
 	if (buf == NULL)
 		return fail(h, -ENOMEM, "out of memory");
-	return call_raw(h, buf, len, id, fds, nfds, reply);
+	return call_raw(h, buf, len, id, fds, nfds, reply, NULL);
 }
 
 /* Start request op in w with the next id, which it returns.  mu held. */
@@ -280,6 +303,82 @@ call_simple(bwc_t *h, enum bwp_op op)
 	bwp_msg_free(&m);
 	bwp_w_free(&w);
 	return rc;
+}
+
+/* ---- lock slot ---------------------------------------------------- */
+
+static void
+retire_lockfile(bwc_t *h)
+{
+	struct bwc_lockfile	*o = __atomic_exchange_n(&h->lf, NULL,
+				    __ATOMIC_ACQ_REL);
+
+	if (o == NULL)
+		return;
+	/* a hot-path call may still hold the pointer: keep it mapped */
+	o->next = h->lf_retired;
+	h->lf_retired = o;
+}
+
+/*
+ * The task's lock-slot files (lock.files).  None is not an error (an
+ * older daemon, a regulator without slots): the lock then acts at the
+ * daemon's next page poll, as before.  mu held.
+ */
+static void
+fetch_lockfile(bwc_t *h)
+{
+	struct bwc_lockfile	*n;
+	struct bwp_writer	 w;
+	struct bwp_msg		 m;
+	struct bwp_recv		 r;
+	const void		*buf;
+	size_t			 len;
+	uint64_t		 id;
+	char			 kind[8];
+
+	retire_lockfile(h);
+	if (h->tp.fd < 0)
+		return;
+	memset(&r, 0, sizeof(r));
+	id = request(h, &w, BWP_OP_LOCK_FILES);
+	bwp_msg_init(&m);
+	if ((buf = bwp_w_finish(&w, &len)) != NULL &&
+	    call_raw(h, buf, len, id, NULL, 0, &m, &r) == 0 &&
+	    bwp_get_str(&m, NULL, "kind", true, 1, sizeof(kind) - 1,
+	    kind) == 1 && (n = calloc(1, sizeof(*n))) != NULL) {
+		/* lockfile_open owns the descriptors from here */
+		if (lockfile_open(&n->l, kind, r.fds, r.nfds) == 0)
+			__atomic_store_n(&h->lf, n, __ATOMIC_RELEASE);
+		else
+			free(n);
+		r.nfds = 0;
+	}
+	bwp_wire_close_fds(&r);
+	bwp_msg_free(&m);
+	bwp_w_free(&w);
+}
+
+/*
+ * Mirror the task page's lock state into the lock slot and kick the
+ * regulator when it must act now (lockfile.h).  The lock is taken
+ * either way; an error says it was not confirmed.
+ */
+static int
+lock_sync(bwc_t *h, const struct cpage_task *t, int launch)
+{
+	struct bwc_lockfile	*lf = __atomic_load_n(&h->lf,
+				    __ATOMIC_ACQUIRE);
+	int			 rc;
+
+	if (lf == NULL)
+		return 0;
+	rc = lockfile_sync(&lf->l, t, launch);
+	if (rc < 0)
+		return fail(h, rc, "the regulator did not confirm the lock "
+		    "(%s); it acts at the daemon's next page poll",
+		    strerror(-rc));
+	return 0;
 }
 
 static int
@@ -345,6 +444,8 @@ establish(bwc_t *h)
 	rc = hello(h);
 	if (rc == 0 && h->registered)
 		rc = send_task_register(h);
+	if (rc == 0 && h->registered)
+		fetch_lockfile(h);
 	/*
 	 * A kernel the new daemon refuses (its limits may have changed)
 	 * stays unknown to it; only a lost connection starts over.
@@ -490,7 +591,8 @@ bwc_open(const char *path, const char *name, int flags)
 void
 bwc_close(bwc_t *h)
 {
-	uint32_t	i;
+	struct bwc_lockfile	*lf;
+	uint32_t		 i;
 
 	if (h == NULL)
 		return;
@@ -514,6 +616,12 @@ bwc_close(bwc_t *h)
 		free(h->kern[i]->clusters);
 		free(h->kern[i]->intervals);
 		free(h->kern[i]);
+	}
+	retire_lockfile(h);
+	while ((lf = h->lf_retired) != NULL) {
+		h->lf_retired = lf->next;
+		lockfile_close(&lf->l);
+		free(lf);
 	}
 	pthread_mutex_destroy(&h->mu);
 	free(h->rbuf);
@@ -625,6 +733,7 @@ bwc_task_register(bwc_t *h, const struct bwc_task_params *p)
 	h->registered = true;
 	memset(&h->shadow, 0, sizeof(h->shadow));
 	__atomic_store_n(&h->live, shm ? &h->tp : NULL, __ATOMIC_RELEASE);
+	fetch_lockfile(h);
 out:
 	pthread_mutex_unlock(&h->mu);
 	return rc;
@@ -662,6 +771,7 @@ bwc_task_unregister(bwc_t *h)
 		goto out;
 	h->registered = false;
 	__atomic_store_n(&h->live, NULL, __ATOMIC_RELEASE);
+	retire_lockfile(h);
 	if (h->tp.page != NULL)
 		reset_page(h->tp.page);
 	/* the progress page may be registered for DMA: keep it mapped */
@@ -929,7 +1039,7 @@ bwc_lock(bwc_t *h)
 	if (t == NULL)
 		return locked_simple(h, BWP_OP_LOCK);
 	cpage_lock(t);
-	return 0;
+	return lock_sync(h, t, 0);
 }
 
 int
@@ -941,7 +1051,7 @@ bwc_unlock(bwc_t *h)
 		return locked_simple(h, BWP_OP_UNLOCK);
 	if (cpage_unlock(t) < 0)
 		return fail(h, -ENOLCK, "unlock without lock");
-	return 0;
+	return lock_sync(h, t, 0);
 }
 
 int
@@ -952,7 +1062,7 @@ bwc_memcpy_begin(bwc_t *h)
 	if (t == NULL)
 		return locked_simple(h, BWP_OP_MEMCPY_BEGIN);
 	cpage_memcpy_begin(t);
-	return 0;
+	return lock_sync(h, t, 1);
 }
 
 int
@@ -964,7 +1074,7 @@ bwc_memcpy_end(bwc_t *h)
 		return locked_simple(h, BWP_OP_MEMCPY_END);
 	if (cpage_memcpy_end(t) < 0)
 		return fail(h, -ENOLCK, "memcpy end without begin");
-	return 0;
+	return lock_sync(h, t, 0);
 }
 
 /*
@@ -1022,7 +1132,8 @@ bwc_stream_active(bwc_t *h, uint64_t stream)
 	rc = cpage_stream_active(t, stream);
 	if (rc < 0)
 		return fail(h, rc, "more than %d streams", BWSHM_MAX_STREAMS);
-	return 0;
+	/* work is about to be queued on it */
+	return lock_sync(h, t, 1);
 }
 
 int
@@ -1033,7 +1144,7 @@ bwc_stream_sync(bwc_t *h, uint64_t stream)
 	if (t == NULL)
 		return shadow_change(h, 1, stream);
 	cpage_stream_sync(t, stream);
-	return 0;
+	return lock_sync(h, t, 0);
 }
 
 int
@@ -1044,7 +1155,7 @@ bwc_device_sync(bwc_t *h)
 	if (t == NULL)
 		return shadow_change(h, 2, 0);
 	cpage_device_sync(t);
-	return 0;
+	return lock_sync(h, t, 0);
 }
 
 int
@@ -1055,7 +1166,7 @@ bwc_stream_forget(bwc_t *h, uint64_t stream)
 	if (t == NULL)
 		return shadow_change(h, 3, stream);
 	cpage_stream_forget(t, stream);
-	return 0;
+	return lock_sync(h, t, 0);
 }
 
 int
@@ -1063,7 +1174,7 @@ bwc_launch(bwc_t *h, int kernel, uint64_t stream, uint64_t **bitmap)
 {
 	struct cpage_task	*t = live(h);
 	struct bwc_kern		*k = kern_get(h, kernel);
-	int			 rc;
+	int			 rc, e;
 
 	if (bitmap != NULL)
 		*bitmap = NULL;
@@ -1081,12 +1192,15 @@ bwc_launch(bwc_t *h, int kernel, uint64_t stream, uint64_t **bitmap)
 	if (rc < 0)
 		return fail(h, rc, "more than %d streams", BWSHM_MAX_STREAMS);
 	if (h->pp.map == NULL)
-		return -ENOSPC;
+		return (e = lock_sync(h, t, 1)) < 0 ? e : -ENOSPC;
 	rc = cpage_slot_claim(&h->pp, __atomic_load_n(&k->remote,
 	    __ATOMIC_ACQUIRE), stream, k->blocks, monoclock_ns(), bitmap);
 	if (rc == -E2BIG)
 		return fail(h, rc, "kernel %s: %u blocks, progress slots hold "
 		    "%u", k->name, k->blocks, h->pp.max_blocks);
+	/* after the slot: the launch count a plan read covers it */
+	if ((e = lock_sync(h, t, 1)) < 0 && rc >= 0)
+		return e;
 	return rc;
 }
 

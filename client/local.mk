@@ -2,6 +2,7 @@
 
 lib_LTLIBRARIES += client/libbwclient.la
 client_libbwclient_la_SOURCES = client/bwclient.c client/cpage.c \
+	client/lockfile.c client/lockfile.h \
 	client/cpage.h client/cvalue.c client/cvalue.h
 client_libbwclient_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 client_libbwclient_la_LDFLAGS = $(AM_LDFLAGS) \

@@ -33,6 +33,10 @@ static const struct key keys[] = {
 	{ "admin_group", K_STR, F(admin_group), 0, 63, 0, 0 },
 	{ "period_ns", K_U64, F(period_ns), 100000, 1e9, 0, 0 },
 	{ "lead_ns", K_U64, F(lead_ns), 0, 1e8, 0, 0 },
+	{ "lead_min_ns", K_U64, F(lead_min_ns), 0, 1e8, 0, 0 },
+	{ "lead_max_ns", K_U64, F(lead_max_ns), 0, 1e8, 0, 0 },
+	{ "lookahead", K_U64, F(lookahead), 1, REG_PLAN_MAX, 0, 0 },
+	{ "dynamic_share_warn", K_DBL, F(dynamic_share_warn), 0, 1, 0, 1 },
 	{ "policy", K_POLICY, F(policy), 0, 0, 0, 1 },
 	{ "regulator", K_STR, F(regulator), 1, 15, 0, 0 },
 	{ "be_cores", K_CORES, 0, 0, 0, 0, 0 },
@@ -78,6 +82,10 @@ config_defaults(struct config *c)
 	snprintf(c->group, sizeof(c->group), "bwsched");
 	c->period_ns = 1000000;
 	c->lead_ns = 50000;
+	c->lead_min_ns = 20000;
+	c->lead_max_ns = 0;		/* half the period */
+	c->lookahead = CONFIG_DEFAULT_LOOKAHEAD;
+	c->dynamic_share_warn = 0.9;
 	c->policy = POLICY_NOMINAL;
 	/* sim: works on any machine; kmod needs the bwreg module loaded */
 	snprintf(c->regulator, sizeof(c->regulator), "sim");
@@ -411,6 +419,21 @@ config_check(const struct config *c, char *err, size_t errlen)
 	if (c->lead_ns >= c->period_ns) {
 		snprintf(err, errlen, "lead_ns (%llu) must be below period_ns "
 		    "(%llu)", (unsigned long long)c->lead_ns,
+		    (unsigned long long)c->period_ns);
+		return -1;
+	}
+	if (c->lead_max_ns >= c->period_ns ||
+	    (c->lead_max_ns != 0 && c->lead_min_ns > c->lead_max_ns)) {
+		snprintf(err, errlen, "lead_max_ns (%llu) must be below "
+		    "period_ns (%llu) and not below lead_min_ns (%llu)",
+		    (unsigned long long)c->lead_max_ns,
+		    (unsigned long long)c->period_ns,
+		    (unsigned long long)c->lead_min_ns);
+		return -1;
+	}
+	if (c->lead_min_ns >= c->period_ns) {
+		snprintf(err, errlen, "lead_min_ns (%llu) must be below "
+		    "period_ns (%llu)", (unsigned long long)c->lead_min_ns,
 		    (unsigned long long)c->period_ns);
 		return -1;
 	}

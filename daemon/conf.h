@@ -16,6 +16,7 @@
 #define CONFIG_MAX_PATH		108	/* sun_path */
 #define CONFIG_MAX_FILE		(64u << 10)
 #define CONFIG_ERR_MAX		256
+#define CONFIG_DEFAULT_LOOKAHEAD 8	/* doc/engine.md says why */
 
 enum policy { POLICY_NOMINAL, POLICY_FAIR, POLICY_GREEDY, POLICY_SMOOTH };
 
@@ -28,7 +29,11 @@ struct config {
 	char		group[64];	/* socket group; "" = the daemon's */
 	char		admin_group[64]; /* admin group; "" = root only */
 	uint64_t	period_ns;
-	uint64_t	lead_ns;
+	uint64_t	lead_ns;	/* starting lead */
+	uint64_t	lead_min_ns;	/* adaptive range; equal: fixed */
+	uint64_t	lead_max_ns;	/* 0: half the period */
+	uint64_t	lookahead;	/* periods per plan */
+	double		dynamic_share_warn; /* warn below this share */
 	int		policy;		/* enum policy */
 	char		regulator[16];
 	unsigned int	ncores;

@@ -14,6 +14,23 @@
 #include "validate.h"
 
 #define ENGINE_IDLE_NS	10000000ull	/* heartbeat-only wake-ups, no task */
+#define SHARE_SLOTS	11		/* 10 s of one-second samples */
+#define SHARE_STATUS_S	10		/* status: the last 10 s */
+#define SHARE_WARN_S	5		/* the warning: the last 5 s */
+#define SHARE_WARN_MIN	500		/* regulated periods to judge */
+#define SHARE_WARN_EVERY 60.0		/* s between two warnings */
+
+/* What governed the periods so far: the regulator's and the engine's
+ * counters, sampled every second. */
+struct share_sample {
+	uint64_t	first;		/* on a plan's first entry */
+	uint64_t	ahead;		/* on a look-ahead entry */
+	uint64_t	fallback;	/* on the static budget */
+	uint64_t	refused;	/* a plan was not admissible */
+	uint64_t	late;		/* engine: wake-ups too late */
+	uint64_t	apply_errors;
+	uint64_t	lock_errors;
+};
 
 struct engine {
 	struct bwsched		*d;
@@ -23,6 +40,11 @@ struct engine {
 	struct tasks_snapshot	*snap;		/* period thread only */
 	struct ring_period	last;		/* latest record */
 	bool			have_last;
+	ev_timer		share_timer;
+	struct share_sample	hist[SHARE_SLOTS];
+	unsigned int		hpos, hn;	/* next slot, samples */
+	struct reg_lock_stats	lk;		/* the regulator's, last */
+	ev_tstamp		warned;		/* last warning, 0: never */
 };
 
 /* ---- the registry as the engine's holder source ------------------- */
@@ -52,12 +74,14 @@ src_snapshot(void *arg, struct period_holder *h, unsigned int max,
 		h[i].nslots = t->nslots;
 		h[i].nkernels = t->nkernels;
 		h[i].kernels = t->kernels;
+		h[i].lock_slot = t->lock_slot;
 	}
 	/* more holders than we read: the last entry stands for all the
 	 * others with the smallest Q-bar of every holder, which is safe */
 	if (s->total > i && i > 0) {
 		memset(&h[i - 1], 0, sizeof(h[i - 1]));
 		h[i - 1].qbar = s->q_static;
+		h[i - 1].lock_slot = -1;
 	}
 	return i;
 }
@@ -252,6 +276,125 @@ async_cb(struct ev_loop *loop, ev_async *w, int revents)
 	tasks_update(e->d->tasks);
 }
 
+
+/* ---- where budgets came from ---------------------------------------- */
+
+static void
+share_take(struct engine *e, struct share_sample *x)
+{
+	struct period_stats	ps;
+	struct reg_stats	rs;
+
+	memset(x, 0, sizeof(*x));
+	memset(&rs, 0, sizeof(rs));
+	if (e->d->reg_ops->stats(e->d->reg, &rs) == 0 && rs.ncores > 0) {
+		/* one choice per period for all cores: core 0 tells */
+		x->first = rs.core[0].plan_first;
+		x->ahead = rs.core[0].plan_ahead;
+		x->fallback = rs.core[0].fallbacks;
+		x->refused = rs.core[0].refused;
+		e->lk = rs.lock;
+	}
+	period_stats(e->pe, &ps);
+	x->late = ps.late;
+	x->apply_errors = ps.apply_errors;
+	x->lock_errors = ps.lock_errors;
+}
+
+/* The change over the last `secs` samples (fewer at start-up). */
+static unsigned int
+share_delta(const struct engine *e, unsigned int secs,
+    struct share_sample *d)
+{
+	const struct share_sample *a, *b;
+	unsigned int	back = secs < e->hn - 1 ? secs : e->hn - 1;
+
+	memset(d, 0, sizeof(*d));
+	if (e->hn < 2)
+		return 0;
+	b = &e->hist[(e->hpos + SHARE_SLOTS - 1) % SHARE_SLOTS];
+	a = &e->hist[(e->hpos + SHARE_SLOTS - 1 - back) % SHARE_SLOTS];
+	d->first = b->first - a->first;
+	d->ahead = b->ahead - a->ahead;
+	d->fallback = b->fallback - a->fallback;
+	d->refused = b->refused - a->refused;
+	d->late = b->late - a->late;
+	d->apply_errors = b->apply_errors - a->apply_errors;
+	d->lock_errors = b->lock_errors - a->lock_errors;
+	return back;
+}
+
+/* One rate-limited warning when few periods ran on a plan, and why. */
+static void
+share_warn(struct engine *e, ev_tstamp now)
+{
+	struct share_sample	d;
+	uint64_t		reg, dyn;
+	unsigned int		secs = share_delta(e, SHARE_WARN_S, &d);
+
+	reg = d.first + d.ahead + d.fallback;
+	dyn = d.first + d.ahead;
+	if (secs == 0 || reg < SHARE_WARN_MIN ||
+	    (double)dyn >= e->d->cfg.dynamic_share_warn * (double)reg)
+		return;
+	if (e->warned != 0 && now - e->warned < SHARE_WARN_EVERY)
+		return;
+	e->warned = now;
+	log_msg(LOG_L_WARNING, "only %.1f %% of the last %llu regulated "
+	    "periods ran on a dynamic budget (%u s): %llu wake-ups too "
+	    "late for their period, %llu plans refused by the regulator, "
+	    "%llu apply errors, %llu lock-slot read errors; the rest ran on "
+	    "the static Q-bar", 100.0 * (double)dyn / (double)reg,
+	    (unsigned long long)reg, secs, (unsigned long long)d.late,
+	    (unsigned long long)d.refused,
+	    (unsigned long long)d.apply_errors,
+	    (unsigned long long)d.lock_errors);
+}
+
+static void
+share_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct engine	*e = w->data;
+
+	share_take(e, &e->hist[e->hpos]);
+	e->hpos = (e->hpos + 1) % SHARE_SLOTS;
+	if (e->hn < SHARE_SLOTS)
+		e->hn++;
+	share_warn(e, ev_now(loop));
+}
+
+static double
+share_of(uint64_t part, uint64_t whole)
+{
+	return whole > 0 ? (double)part / (double)whole : 0;
+}
+
+/* status: the shares of the last SHARE_STATUS_S seconds, the lead and
+ * the lock-enforcement latency. */
+static void
+share_status(struct engine *e, struct bwp_writer *w,
+    const struct period_stats *s)
+{
+	struct share_sample	d;
+	unsigned int		secs = share_delta(e, SHARE_STATUS_S, &d);
+	uint64_t		reg = d.first + d.ahead + d.fallback;
+	const struct reg_lock_stats *lk = &e->lk;
+
+	bwp_w_kuint(w, "lead_current_ns", s->lead_ns);
+	bwp_w_kuint(w, "lookahead", s->plan_len);
+	bwp_w_kuint(w, "share_window_ns", (uint64_t)secs * 1000000000ull);
+	bwp_w_kuint(w, "periods_regulated", reg);
+	bwp_w_kdouble(w, "share_dynamic", share_of(d.first, reg));
+	bwp_w_kdouble(w, "share_lookahead", share_of(d.ahead, reg));
+	bwp_w_kdouble(w, "share_static", share_of(d.fallback, reg));
+	bwp_w_kuint(w, "plans_refused", d.refused);
+	bwp_w_kuint(w, "lock_kicks", lk->kicks);
+	bwp_w_kuint(w, "lock_enforce_last_ns", lk->kick_ns_last);
+	bwp_w_kuint(w, "lock_enforce_max_ns", lk->kick_ns_max);
+	bwp_w_kuint(w, "lock_enforce_mean_ns", lk->kicks > 0 ?
+	    lk->kick_ns_sum / lk->kicks : 0);
+}
+
 /* ---- set-up ------------------------------------------------------- */
 
 static enum decide_policy
@@ -284,6 +427,12 @@ params(struct engine *e, struct period_params *p)
 	p->src.arg = e;
 	p->period_ns = c->period_ns;
 	p->lead_ns = c->lead_ns;
+	p->lead_min_ns = c->lead_min_ns;
+	p->lead_max_ns = c->lead_max_ns != 0 ? c->lead_max_ns :
+	    c->period_ns / 2;
+	/* a fixed lead when the range is one point */
+	p->lead_adapt = p->lead_min_ns < p->lead_max_ns;
+	p->plan_len = (unsigned int)c->lookahead;
 	p->ncores = c->ncores;
 	p->bwmax_events = (double)c->bwmax_events;
 	p->overhead_events = (double)c->overhead_events;
@@ -351,8 +500,12 @@ engine_start(struct bwsched *d, char *err, size_t errlen)
 	ev_async_init(&e->async, async_cb);
 	e->async.data = e;
 	ev_async_start(d->loop, &e->async);
+	ev_timer_init(&e->share_timer, share_cb, 0, 1.0);
+	e->share_timer.data = e;
+	ev_timer_start(d->loop, &e->share_timer);
 	if (period_start(e->pe, warn, sizeof(warn), err, errlen) < 0) {
 		ev_async_stop(d->loop, &e->async);
+		ev_timer_stop(d->loop, &e->share_timer);
 		engine_free(e);
 		return NULL;
 	}
@@ -368,6 +521,7 @@ engine_stop(struct engine *e)
 		return;
 	period_stop(e->pe);
 	ev_async_stop(e->d->loop, &e->async);
+	ev_timer_stop(e->d->loop, &e->share_timer);
 	engine_free(e);
 }
 
@@ -413,4 +567,5 @@ engine_status(struct engine *e, struct bwp_writer *w)
 	bwp_w_kuint(w, "records_dropped", s.dropped);
 	bwp_w_kuint(w, "idle_wakeups", s.idle);
 	bwp_w_kbool(w, "realtime", s.rt);
+	share_status(e, w, &s);
 }

@@ -5,7 +5,8 @@
 # daemon library).
 daemon_libbwdaemon_la_SOURCES += daemon/period.c daemon/period.h \
 	daemon/ring.c daemon/ring.h daemon/lathist.c daemon/lathist.h \
-	daemon/engine.c daemon/engine.h daemon/launchlog.c daemon/launchlog.h
+	daemon/engine.c daemon/engine.h daemon/launchlog.c daemon/launchlog.h \
+	daemon/leadctl.c daemon/leadctl.h daemon/lockslot.c daemon/lockslot.h
 daemon_libbwdaemon_la_LIBADD += sim/libbwsim.la
 pkginclude_HEADERS += include/bwsched/bwsimstate.h
 dist_doc_DATA += doc/engine.md

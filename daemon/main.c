@@ -22,6 +22,7 @@
 #include "bwsched.h"
 #include "ceiling.h"
 #include "engine.h"
+#include "lockslot.h"
 #include "log.h"
 #include "reg_sim.h"
 #include "sd.h"
@@ -59,7 +60,8 @@ static void
 keep_restart_keys(const struct config *old, struct config *c)
 {
 	static const char *const keys[] = { "socket", "regulator",
-		"period_ns", "lead_ns", "be_cores", "bwmax_events",
+		"period_ns", "lead_ns", "lead_min_ns", "lead_max_ns",
+		"lookahead", "be_cores", "bwmax_events",
 		"heartbeat_timeout_ns", "period_thread_priority",
 		"period_thread_cpu", "device", "event_type", "event_config" };
 	struct config_value	a, b;
@@ -76,6 +78,9 @@ keep_restart_keys(const struct config *old, struct config *c)
 	}
 	c->period_ns = old->period_ns;
 	c->lead_ns = old->lead_ns;
+	c->lead_min_ns = old->lead_min_ns;
+	c->lead_max_ns = old->lead_max_ns;
+	c->lookahead = old->lookahead;
 	c->ncores = old->ncores;
 	memcpy(c->cores, old->cores, sizeof(c->cores));
 	c->bwmax_events = old->bwmax_events;
@@ -423,7 +428,7 @@ static int
 setup(struct bwsched *d, bool fg)
 {
 	struct tasks_hooks	h = { d, lock_changed, regulator_budget,
-				    server_event_kernel };
+				    server_event_kernel, lockslot_hook };
 	char			err[CONFIG_ERR_MAX];
 
 	d->config_path = absolute(d->config_path);

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine.h"
+#include "lockslot.h"
 #include "log.h"
 #include "ops.h"
 #include "reg_sim.h"
@@ -461,6 +463,29 @@ h_reload(struct peer *p, union req *r, struct bwp_recv *rv,
 	return bwsched_reload(p->d, err, ERRLEN) < 0 ? BWP_E_BADARG : BWP_OK;
 }
 
+/* Descriptors the reply carries (lock.files); one loop thread. */
+static int	reply_fds[BWP_MAX_FDS];
+static int	reply_nfds;
+
+static int
+h_lock_files(struct peer *p, union req *r, struct bwp_recv *rv,
+    struct bwp_writer *w, char *err)
+{
+	struct reg_lock_files	lf;
+	unsigned int		slot, i;
+	int			st;
+
+	st = lockslot_files(p->d, p->task, &lf, &slot, err, ERRLEN);
+	if (st != BWP_OK)
+		return st;
+	for (i = 0; i < lf.nfds && i < BWP_MAX_FDS; i++)
+		reply_fds[reply_nfds++] = lf.fds[i];
+	bwp_w_kstr(w, "kind", lockslot_kind_name(lf.kind));
+	bwp_w_kuint(w, "slot", slot);
+	bwp_w_kuint(w, "fds", lf.nfds);
+	return BWP_OK;
+}
+
 static const struct op ops[BWP_OP_MAX] = {
 	[BWP_OP_HELLO] = { h_hello, false, false },
 	[BWP_OP_TASK_REGISTER] = { h_task_register, false, false },
@@ -480,6 +505,7 @@ static const struct op ops[BWP_OP_MAX] = {
 	[BWP_OP_SET] = { h_set, true, false },
 	[BWP_OP_SUBSCRIBE] = { h_subscribe, false, false },
 	[BWP_OP_RELOAD] = { h_reload, true, false },
+	[BWP_OP_LOCK_FILES] = { h_lock_files, false, true },
 };
 
 static int
@@ -524,9 +550,13 @@ reply(struct peer *p, uint64_t id, int status, const char *err,
 	if (buf == NULL)
 		peer_kill(p, "out of memory");
 	else
-		peer_send(p, buf, len);
+		peer_send_fds(p, buf, len, reply_fds,
+		    status == BWP_OK ? reply_nfds : 0);
 	if (status != BWP_OK)
 		bwp_w_free(&e);
+	/* sent (or duplicated into the queue): ours go */
+	while (reply_nfds > 0)
+		close(reply_fds[--reply_nfds]);
 }
 
 /* Status 1-5 are bad input; BWP_BAD_INPUT_LIMIT in a row closes. */

@@ -3,6 +3,7 @@
  */
 #include <config.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,16 @@ peer_new(struct bwsched *d, int fd)
 	return p;
 }
 
+static void
+outbuf_free(struct outbuf *o)
+{
+	int	i;
+
+	for (i = 0; i < o->nfds; i++)
+		close(o->fds[i]);
+	free(o);
+}
+
 void
 peer_free(struct peer *p)
 {
@@ -106,7 +117,7 @@ peer_free(struct peer *p)
 	}
 	for (o = p->qhead; o != NULL; o = n) {
 		n = o->next;
-		free(o);
+		outbuf_free(o);
 	}
 	close(p->fd);
 	if (p->prev != NULL)
@@ -135,9 +146,11 @@ peer_kill(struct peer *p, const char *why)
 }
 
 static int
-enqueue(struct peer *p, const void *buf, size_t len)
+enqueue(struct peer *p, const void *buf, size_t len, const int *fds,
+    int nfds)
 {
 	struct outbuf	*o;
+	int		i;
 
 	if (p->qbytes + len > p->d->cfg.max_output_bytes) {
 		peer_kill(p, "slow reader: output queue over max_output_bytes");
@@ -149,6 +162,15 @@ enqueue(struct peer *p, const void *buf, size_t len)
 	}
 	o->next = NULL;
 	o->len = len;
+	o->nfds = 0;
+	for (i = 0; i < nfds && i < BWP_MAX_FDS; i++) {
+		if ((o->fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 0)) < 0) {
+			outbuf_free(o);
+			peer_kill(p, "cannot keep a descriptor to send");
+			return -1;
+		}
+		o->nfds++;
+	}
 	memcpy(o->data, buf, len);
 	*p->qtail = o;
 	p->qtail = &o->next;
@@ -158,14 +180,15 @@ enqueue(struct peer *p, const void *buf, size_t len)
 }
 
 void
-peer_send(struct peer *p, const void *buf, size_t len)
+peer_send_fds(struct peer *p, const void *buf, size_t len, const int *fds,
+    int nfds)
 {
 	int	r;
 
 	if (p->dead)
 		return;
 	if (p->qhead == NULL) {
-		r = bwp_wire_send(p->fd, buf, len, NULL, 0, MSG_DONTWAIT);
+		r = bwp_wire_send(p->fd, buf, len, fds, nfds, MSG_DONTWAIT);
 		if (r == 0)
 			return;
 		if (r != -EAGAIN) {
@@ -173,7 +196,13 @@ peer_send(struct peer *p, const void *buf, size_t len)
 			return;
 		}
 	}
-	enqueue(p, buf, len);
+	enqueue(p, buf, len, fds, nfds);
+}
+
+void
+peer_send(struct peer *p, const void *buf, size_t len)
+{
+	peer_send_fds(p, buf, len, NULL, 0);
 }
 
 static void
@@ -184,7 +213,7 @@ peer_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 	int		r;
 
 	while ((o = p->qhead) != NULL) {
-		r = bwp_wire_send(p->fd, o->data, o->len, NULL, 0,
+		r = bwp_wire_send(p->fd, o->data, o->len, o->fds, o->nfds,
 		    MSG_DONTWAIT);
 		if (r == -EAGAIN)
 			return;
@@ -194,7 +223,7 @@ peer_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 		}
 		p->qhead = o->next;
 		p->qbytes -= o->len;
-		free(o);
+		outbuf_free(o);
 	}
 	p->qtail = &p->qhead;
 	ev_io_stop(loop, w);

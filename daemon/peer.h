@@ -19,6 +19,8 @@
 struct outbuf {
 	struct outbuf	*next;
 	size_t		len;
+	int		nfds;		/* descriptors going with it (owned) */
+	int		fds[BWP_MAX_FDS];
 	uint8_t		data[];
 };
 
@@ -54,6 +56,10 @@ void		 peer_kill(struct peer *, const char *why);
 
 /* Queue one message; kills the peer when over max_output_bytes. */
 void		 peer_send(struct peer *, const void *buf, size_t len);
+/* The same with descriptors (SCM_RIGHTS); the caller keeps its own: a
+ * queued message holds duplicates until it is sent. */
+void		 peer_send_fds(struct peer *, const void *buf, size_t len,
+		    const int *fds, int nfds);
 
 /* Admin test: uid 0 or the admin group among the pid's groups. */
 bool		 peer_is_admin(const struct bwsched *, pid_t, uid_t, gid_t);

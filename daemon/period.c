@@ -2,13 +2,14 @@
  * period.c - the period engine (see period.h for the contract).
  *
  * Layout of one period (run_period):
- *   1. take the holders' snapshot;
+ *   1. read the lock slots' launch counts, then take the holders'
+ *      snapshot (in that order: a launch after the counts were read
+ *      shows as a count the plan did not account for);
  *   2. read every holder's launch slots (seqlock), validate them and
  *      match them to tracked launches keyed by (task, slot, seq);
- *   3. decide(); re-check the slots' seqs and, if one moved while we
- *      read its bitmap, decide again with that holder on its Q-bar;
- *   4. apply the budget if the boundary is still ahead, else count a
- *      late period; bump the heartbeat;
+ *   3. decide() a plan; re-check the slots' seqs and, if one moved while
+ *      we read its bitmap, decide again with that holder on its Q-bar;
+ *   4. hand the plan to the backend; bump the heartbeat;
  *   5. account Q to the running launches, retire launches not seen,
  *      push the period record, release the snapshot, notify the loop.
  */
@@ -28,6 +29,7 @@
 
 #include "monoclock.h"
 #include "lathist.h"
+#include "leadctl.h"
 #include "period.h"
 
 /* A launch being tracked across periods. */
@@ -66,6 +68,8 @@ struct period {
 	pthread_mutex_t		mu;
 	struct period_stats	st;		/* under mu */
 	struct lathist		late_h, cost_h;	/* under mu */
+	struct leadctl		lead;		/* period thread only */
+	uint64_t		cost_est;	/* ns a decision may take */
 
 	/* period thread only */
 	struct launch		l[PERIOD_MAX_LAUNCHES];
@@ -75,6 +79,8 @@ struct period {
 	struct slot_view	sv[PERIOD_MAX_LAUNCHES];
 	unsigned int		hfirst[PERIOD_MAX_HOLDERS + 1];
 	struct ring_period	rec;
+	struct reg_locks	locks;
+	struct reg_plan		plan;
 	uint64_t		bad_slots;
 	uint64_t		nlaunches;	/* retired */
 	uint64_t		redecided;	/* holders moved mid-decision */
@@ -473,8 +479,8 @@ account(struct period *pe, unsigned int nk, const struct decide_output *o,
 	double			q;
 	unsigned int		i;
 
-	/* the Q that governs the target period: static when late */
-	q = !o->regulated ? 1 : late ? o->q_static : o->q;
+	/* the Q the plan gives its first period */
+	q = !o->regulated ? 1 : o->q;
 	for (i = 0; i < nk; i++) {
 		l = pe->sv[i].l;
 		if (!l->seen)
@@ -547,15 +553,15 @@ record_kernels(struct period *pe, unsigned int nk)
 	pe->rec.nkernels = n;
 }
 
-/* What governs the target period: the static budget when late. */
+/* What the plan's first entry gives the target period. */
 static void
-record(struct period *pe, const struct decide_output *o, bool late,
-    unsigned int nh, unsigned int nk, unsigned int ncores)
+record(struct period *pe, const struct decide_output *o, unsigned int nh,
+    unsigned int nk, unsigned int ncores)
 {
-	const uint64_t	*ev = late ? o->static_events : o->events;
+	const uint64_t	*ev = o->events;
 	unsigned int	i;
 
-	pe->rec.q = !o->regulated ? -1 : late ? o->q_static : o->q;
+	pe->rec.q = !o->regulated ? -1 : o->q;
 	pe->rec.q_static = o->regulated ? o->q_static : -1;
 	pe->rec.holders = nh;
 	pe->rec.ncores = ncores;
@@ -564,21 +570,44 @@ record(struct period *pe, const struct decide_output *o, bool late,
 	record_kernels(pe, nk);
 }
 
-/* Hand the budget over if period `target` has not begun yet. */
-static bool
-hand_over(struct period *pe, uint64_t target, uint64_t boundary,
-    const struct decide_output *o, unsigned int ncores)
+/*
+ * The lock slots the plan accounted for: every holder with a slot, at
+ * the launch count read before the snapshot.  A slot held by a task
+ * the snapshot does not list as a holder is not in the mask, so the
+ * backend caps it at the slot's static budget.
+ */
+static void
+plan_locks(struct period *pe, unsigned int nh, bool have_locks)
 {
-	uint64_t	ev[REG_MAX_CORES];
+	int	s;
 	unsigned int	i;
 
-	if (now_ns(pe) >= boundary)
-		return false;
-	for (i = 0; i < ncores; i++)
-		ev[i] = o->events[i];
-	/* the backend re-checks: a budget for a period already running
-	 * is refused rather than applied late */
-	if (pe->p.ops->apply(pe->p.reg, target, ev, ncores) < 0) {
+	pe->plan.lock_mask = 0;
+	if (!have_locks)
+		return;
+	for (i = 0; i < nh; i++) {
+		s = pe->h[i].lock_slot;
+		if (s < 0 || s >= REG_MAX_LOCKS ||
+		    !(pe->locks.valid & (1ull << s)))
+			continue;
+		pe->plan.lock_mask |= 1ull << s;
+		pe->plan.lock_launches[s] = pe->locks.launches[s];
+	}
+}
+
+/* Hand the plan over; the backend decides what it may still govern. */
+static bool
+hand_over(struct period *pe, uint64_t target, const struct decide_output *o,
+    unsigned int ncores)
+{
+	unsigned int	i, j;
+
+	pe->plan.first = target;
+	pe->plan.len = o->plan_len;
+	for (j = 0; j < o->plan_len; j++)
+		for (i = 0; i < ncores; i++)
+			pe->plan.events[j][i] = o->plan_events[j][i];
+	if (pe->p.ops->apply_plan(pe->p.reg, &pe->plan) < 0) {
 		pthread_mutex_lock(&pe->mu);
 		pe->st.apply_errors++;
 		pthread_mutex_unlock(&pe->mu);
@@ -589,12 +618,14 @@ hand_over(struct period *pe, uint64_t target, uint64_t boundary,
 
 static void
 update_stats(struct period *pe, const struct decide_output *o, bool late,
-    uint64_t lateness, uint64_t cost)
+    bool applied, uint64_t lateness, uint64_t cost)
 {
 	pthread_mutex_lock(&pe->mu);
 	pe->st.periods++;
 	pe->st.late += late;
-	pe->st.applied += !late;
+	pe->st.applied += applied;
+	pe->st.lead_ns = pe->lead.cur;
+	pe->st.plan_len = pe->p.plan_len;
 	pe->st.bad_slots = pe->bad_slots;
 	pe->st.launches = pe->nlaunches;
 	pe->st.redecided = pe->redecided;
@@ -613,17 +644,32 @@ moved(struct period *pe, uint64_t gen)
 	    pe->p.src.generation(pe->p.src.arg) != gen;
 }
 
-/* Decide, apply and record period `target` starting at `boundary`. */
+/* The launch counts of the lock slots, read before the snapshot. */
+static bool
+read_locks(struct period *pe)
+{
+	if (pe->p.ops->locks == NULL)
+		return false;
+	if (pe->p.ops->locks(pe->p.reg, &pe->locks) == 0)
+		return true;
+	pthread_mutex_lock(&pe->mu);
+	pe->st.lock_errors++;
+	pthread_mutex_unlock(&pe->mu);
+	return false;
+}
+
+/* Decide, apply and record the plan from `target` starting at
+ * `boundary`; late: the wake-up missed the period it was for. */
 static void
 run_period(struct period *pe, uint64_t target, uint64_t boundary,
-    uint64_t woke, uint64_t deadline)
+    uint64_t woke, uint64_t deadline, bool late)
 {
 	struct decide_config	dc;
 	struct decide_input	in;
 	struct decide_output	o;
 	unsigned int		nh, nk, i, tries;
 	uint64_t		c0 = thread_cpu_now(), gen;
-	bool			late, ok, news;
+	bool			ok, news, applied = false, locks;
 
 	pthread_mutex_lock(&pe->mu);
 	dc.bwmax_events = pe->p.bwmax_events;
@@ -635,7 +681,9 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	in.period = target;
 	in.period_start_ns = boundary;
 	in.cfg = &dc;
+	in.plan_len = pe->p.plan_len;
 	for (tries = 0;; tries++) {
+		locks = read_locks(pe);
 		nh = pe->p.src.snapshot(pe->p.src.arg, pe->h,
 		    PERIOD_MAX_HOLDERS, &gen);
 		nk = build(pe, nh, woke);
@@ -648,26 +696,30 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 			/* cannot happen with checked parameters; if it
 			 * does, hand nothing over: static is safe */
 			o.period = target;
+			o.plan_len = 1;
 			for (i = 0; i < dc.ncores; i++)
 				o.events[i] = o.static_events[i] =
 				    REG_UNLIMITED;
 		}
-		late = !ok || woke >= boundary || !hand_over(pe, target,
-		    boundary, &o, dc.ncores);
+		/* no holder, no plan: the static budget (unlimited) */
+		if (ok && nh > 0) {
+			plan_locks(pe, nh, locks);
+			applied = hand_over(pe, target, &o, dc.ncores);
+		}
 		/*
 		 * The holders changed while we decided: the loop may have
-		 * set the new static budget before our apply, which then
-		 * would stand for a lock state that is gone.  Decide again
-		 * on the new state; its apply replaces ours.
+		 * set the new static budget (withdrawing plans) before our
+		 * plan went in, which would then stand for a lock state that
+		 * is gone.  Decide again on the new state.
 		 */
-		if (late || tries > 0 || !moved(pe, gen))
+		if (!applied || tries > 0 || !moved(pe, gen))
 			break;
 		pe->p.src.release(pe->p.src.arg);
 		pe->redecided++;
 	}
 	pe->p.ops->heartbeat(pe->p.reg);
 	account(pe, nk, &o, late, woke);
-	record(pe, &o, late, nh, nk, dc.ncores);
+	record(pe, &o, nh, nk, dc.ncores);
 	pe->p.src.release(pe->p.src.arg);
 	news = retire(pe, woke) > 0 || nh > 0;
 	pe->rec.period = target;
@@ -676,9 +728,14 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	pe->rec.lateness_ns = (int64_t)(woke - deadline);
 	pe->rec.late = late;
 	pe->rec.cost_ns = thread_cpu_now() - c0;
+	pe->rec.lead_ns = pe->lead.cur;
+	pe->rec.plan_len = o.plan_len;
+	pe->rec.q_last = o.regulated ? o.plan_q[o.plan_len - 1] : -1;
 	ring_push(pe->records, &pe->rec);
-	update_stats(pe, &o, late, woke > deadline ? woke - deadline : 0,
+	leadctl_add(&pe->lead, woke > deadline ? woke - deadline : 0,
 	    pe->rec.cost_ns);
+	update_stats(pe, &o, late, applied, woke > deadline ?
+	    woke - deadline : 0, pe->rec.cost_ns);
 	/*
 	 * With no holder and no launch ending, the records only feed status
 	 * and subscribers: drained every PERIOD_QUIET_NOTIFY periods, an
@@ -713,21 +770,69 @@ next_target(struct period *pe, uint64_t *target, uint64_t *boundary)
 	return 0;
 }
 
+/*
+ * After the wake-up: the first period that begins far enough ahead for
+ * a decision (cost_est) to reach the backend before it.  late: that is
+ * not the period the engine slept for.
+ */
+static int
+retarget(struct period *pe, uint64_t woke, uint64_t *target,
+    uint64_t *boundary, bool *late)
+{
+	uint64_t	cur, b, t;
+
+	*late = false;
+	if (woke + pe->cost_est < *boundary)
+		return 0;
+	if (pe->p.ops->clock(pe->p.reg, &cur, &b) < 0)
+		return -1;
+	t = cur + 1;
+	if (b < woke + pe->cost_est) {
+		t++;
+		b += pe->p.period_ns;
+	}
+	*late = t != *target;
+	if (t > *target) {
+		*target = t;
+		*boundary = b;
+	}
+	return 0;
+}
+
+/* What a decision may cost: its p99 and a floor, every 64 periods. */
+static void
+update_cost_est(struct period *pe)
+{
+	uint64_t	c;
+
+	if (pe->cost_est != 0 && pe->st.periods % 64 != 0)
+		return;
+	pthread_mutex_lock(&pe->mu);
+	c = lathist_pct(&pe->cost_h, 99);
+	pthread_mutex_unlock(&pe->mu);
+	pe->cost_est = c + pe->p.period_ns / 50;
+}
+
 int
 period_run_once(struct period *pe)
 {
-	uint64_t	target, boundary, deadline, woke;
+	uint64_t	target, boundary, deadline, woke, lead;
+	bool		late;
 
 	/* the period after the last holder left is still recorded */
 	if (idle(pe) && pe->rec.holders == 0)
 		return idle_once(pe);
 	if (next_target(pe, &target, &boundary) < 0)
 		return -1;
-	deadline = boundary > pe->p.lead_ns ? boundary - pe->p.lead_ns : 0;
+	update_cost_est(pe);
+	lead = pe->lead.cur;
+	deadline = boundary > lead ? boundary - lead : 0;
 	if (sleep_until(pe, deadline) < 0)
 		return -1;
 	woke = now_ns(pe);
-	run_period(pe, target, boundary, woke, deadline);
+	if (retarget(pe, woke, &target, &boundary, &late) < 0)
+		return -1;
+	run_period(pe, target, boundary, woke, deadline, late);
 	pe->last_target = target;
 	return 0;
 }
@@ -753,9 +858,11 @@ period_new(const struct period_params *p, char *err, size_t errlen)
 	struct period	*pe;
 	uint32_t	n = p->ring_records ? p->ring_records : 4096;
 
-	if (p->ops == NULL || p->src.snapshot == NULL ||
-	    p->src.release == NULL || p->period_ns == 0 ||
-	    p->lead_ns >= p->period_ns || p->ncores < 1 ||
+	if (p->ops == NULL || p->ops->apply_plan == NULL ||
+	    p->src.snapshot == NULL || p->src.release == NULL ||
+	    p->period_ns == 0 || p->lead_ns >= p->period_ns ||
+	    p->lead_max_ns >= p->period_ns || p->ncores < 1 ||
+	    p->plan_len > DECIDE_MAX_PLAN || p->plan_len > REG_PLAN_MAX ||
 	    p->ncores > DECIDE_MAX_CORES || p->ncores > REG_MAX_CORES) {
 		snprintf(err, errlen, "period engine: bad parameters");
 		return NULL;
@@ -765,6 +872,15 @@ period_new(const struct period_params *p, char *err, size_t errlen)
 		return NULL;
 	}
 	pe->p = *p;
+	if (pe->p.plan_len == 0)
+		pe->p.plan_len = 1;
+	/* the lead never needs to exceed what the range allows */
+	leadctl_init(&pe->lead, p->lead_adapt, p->lead_ns,
+	    p->lead_min_ns ? p->lead_min_ns : p->lead_ns / 2 + 1,
+	    p->lead_max_ns ? p->lead_max_ns : p->period_ns / 2,
+	    p->period_ns / 50);
+	pe->st.lead_ns = pe->lead.cur;
+	pe->st.plan_len = pe->p.plan_len;
 	pe->tfd = pe->efd = -1;
 	pthread_mutex_init(&pe->mu, NULL);
 	pe->records = ring_new(sizeof(struct ring_period), n);

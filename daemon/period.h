@@ -7,13 +7,14 @@
  *
  * Period numbering.  The backend owns the clock: clock() returns the
  * current period p and the CLOCK_MONOTONIC time B of the boundary where
- * p + 1 starts.  The engine wakes at B - lead and computes the budget
- * for period p + 1 (the "target"), and calls apply(p + 1, ...) only if
- * it is still before B when the budget is ready.  Otherwise the wake-up
- * is late: nothing is applied (a budget computed for p + 1 must never
- * govern p + 2 - GREEDY assumes Q-bar afterwards), the backend runs
- * p + 1 on the static budget and counts a fallback, and the engine
- * counts the late wake-up and records it.
+ * p + 1 starts.  The engine wakes at B - lead and hands the backend a
+ * plan: budgets for p + 1 (the "target") and the plan_len - 1 periods
+ * after it, computed from one snapshot (model/budget.h, look-ahead).
+ * A wake-up that comes too close to B or after it is late: the plan is
+ * then for the first period that begins far enough ahead, and the
+ * period it missed runs on the previous plan's look-ahead entry, or on
+ * the static budget if the backend has none it may use (regulator.h).
+ * The lead adapts to the lateness the machine shows (leadctl.h).
  *
  * Threads.  The engine thread only reads the pages, calls the backend
  * and writes two SPSC rings (ring.h): one ring_period per period and one
@@ -61,6 +62,7 @@ struct period_holder {
 	unsigned int			nslots;		/* as registered */
 	unsigned int			nkernels;
 	struct kernel *const		*kernels;	/* the task's kernels */
+	int				lock_slot;	/* regulator slot, -1 */
 };
 
 /*
@@ -118,7 +120,11 @@ struct period_params {
 	struct period_source		src;
 	const struct period_clock	*clock;	/* NULL: the real one */
 	uint64_t			period_ns;
-	uint64_t			lead_ns;
+	uint64_t			lead_ns;	/* the starting lead */
+	uint64_t			lead_min_ns;	/* adaptive range */
+	uint64_t			lead_max_ns;
+	bool				lead_adapt;
+	unsigned int			plan_len;	/* 1..DECIDE_MAX_PLAN */
 	unsigned int			ncores;
 	double				bwmax_events;
 	double				overhead_events;
@@ -140,9 +146,12 @@ struct period_params {
 /* Counters; lateness percentiles from a fixed log-linear histogram. */
 struct period_stats {
 	uint64_t	periods;	/* wake-ups handled */
-	uint64_t	applied;	/* budgets handed over in time */
-	uint64_t	late;		/* late wake-ups or late decisions */
-	uint64_t	apply_errors;	/* backend refused (e.g. too late) */
+	uint64_t	applied;	/* plans handed over in time */
+	uint64_t	late;		/* wake-ups that missed their period */
+	uint64_t	apply_errors;	/* backend refused a plan */
+	uint64_t	lock_errors;	/* backend could not read lock slots */
+	uint64_t	lead_ns;	/* current lead */
+	unsigned int	plan_len;
 	uint64_t	bad_slots;	/* slots rejected by validation */
 	uint64_t	launches;	/* launches seen end */
 	uint64_t	redecided;	/* lock state moved while deciding */

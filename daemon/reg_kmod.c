@@ -36,6 +36,7 @@ struct regulator {
 	unsigned int		 ncores;
 	int			 cores[REG_MAX_CORES];
 	uint64_t		 period_ns;
+	uint64_t		 plan_ids;	/* last plan id written */
 };
 
 static int reg_kmod_check(const struct reg_config *cfg, char *err,
@@ -247,28 +248,54 @@ static int reg_kmod_clock(struct regulator *r, uint64_t *period,
 	return 0;
 }
 
-/* Tag invalid, value, tag valid: see kmod/uapi/bwreg.h. */
-static int reg_kmod_apply(struct regulator *r, uint64_t period,
-    const uint64_t *events, unsigned int ncores)
+/* The buffer to rewrite: the one not holding the newest plan. */
+static struct bwreg_plan *reg_kmod_older(struct bwreg_page *pg)
 {
-	uint64_t now_period, boundary;
-	unsigned int i;
+	return load64(&pg->plan[0].id) <= load64(&pg->plan[1].id) ?
+	    &pg->plan[0] : &pg->plan[1];
+}
 
-	if (ncores != r->ncores || period == BWREG_NO_PERIOD)
+/* Sequence word odd, fields, sequence even: see kmod/uapi/bwreg.h. */
+static int reg_kmod_apply_plan(struct regulator *r, const struct reg_plan *p)
+{
+	struct bwreg_plan *b;
+	uint64_t seq;
+	unsigned int j, i;
+
+	if (p->len < 1 || p->len > BWREG_PLAN_MAX)
 		return -EINVAL;
-	/* a budget for a period that has begun would be applied mid-way */
-	if (reg_kmod_clock(r, &now_period, &boundary) == 0 &&
-	    period <= now_period)
-		return -ETIME;
-	for (i = 0; i < ncores; i++) {
-		struct bwreg_budget *b = &r->pg->budget[r->cores[i]];
-
-		store64(&b->period, BWREG_NO_PERIOD);
-		atomic_thread_fence(memory_order_release);
-		store64(&b->events, events[i]);
-		store64(&b->period, period);
-	}
+	b = reg_kmod_older(r->pg);
+	seq = load64(&b->seq);
+	store64(&b->seq, seq | 1);
+	atomic_thread_fence(memory_order_release);
+	store64(&b->id, ++r->plan_ids);
+	store64(&b->first, p->first);
+	atomic_store_explicit((_Atomic __u32 *)&b->len, p->len,
+	    memory_order_relaxed);
+	store64(&b->lock_mask, p->lock_mask);
+	for (i = 0; i < BWREG_MAX_LOCKS; i++)
+		store64(&b->lock_launches[i], p->lock_launches[i]);
+	for (j = 0; j < p->len; j++)
+		for (i = 0; i < r->ncores; i++)
+			store64(&b->events[j][r->cores[i]], p->events[j][i]);
+	atomic_thread_fence(memory_order_release);
+	store64(&b->seq, (seq | 1) + 1);
 	return 0;
+}
+
+/* Empty both plan buffers (the holders changed). */
+static void reg_kmod_withdraw(struct bwreg_page *pg)
+{
+	unsigned int i;
+	uint64_t seq;
+
+	for (i = 0; i < 2; i++) {
+		seq = load64(&pg->plan[i].seq);
+		store64(&pg->plan[i].seq, seq | 1);
+		atomic_thread_fence(memory_order_release);
+		store64(&pg->plan[i].id, 0);
+		store64(&pg->plan[i].seq, (seq | 1) + 1);
+	}
 }
 
 static int reg_kmod_set_static(struct regulator *r, const uint64_t *events,
@@ -278,16 +305,63 @@ static int reg_kmod_set_static(struct regulator *r, const uint64_t *events,
 
 	if (ncores != r->ncores)
 		return -EINVAL;
-	/*
-	 * The lock holders changed: a dynamic budget already written for
-	 * the next period was decided for the old holders, so withdraw it
-	 * and let that period run on the new static budget (the engine
-	 * decides again for the one after).
-	 */
-	for (i = 0; i < ncores; i++) {
-		store64(&r->pg->budget[r->cores[i]].period, BWREG_NO_PERIOD);
+	/* the plans were decided for the old holders */
+	reg_kmod_withdraw(r->pg);
+	for (i = 0; i < ncores; i++)
 		store64(&r->pg->static_events[r->cores[i]], events[i]);
+	return 0;
+}
+
+static int reg_kmod_lock_open(struct regulator *r, unsigned int slot,
+    uint64_t events, struct reg_lock_files *lf, char *err, size_t errlen)
+{
+	struct bwreg_lock_fd a;
+
+	if (slot >= BWREG_MAX_LOCKS)
+		return -EINVAL;
+	store64(&r->pg->lock_static[slot], events);
+	memset(&a, 0, sizeof(a));
+	a.slot = slot;
+	if (ioctl(r->fd, BWREG_IOC_LOCK_FD, &a) != 0) {
+		snprintf(err, errlen, "kmod: lock file for slot %u: %s", slot,
+		    strerror(errno));
+		return -errno;
 	}
+	lf->kind = REG_LOCK_KMOD;
+	lf->nfds = 1;
+	lf->fds[0] = a.fd;
+	lf->fds[1] = -1;
+	return 0;
+}
+
+static int reg_kmod_lock_static(struct regulator *r, unsigned int slot,
+    uint64_t events)
+{
+	if (slot >= BWREG_MAX_LOCKS)
+		return -EINVAL;
+	store64(&r->pg->lock_static[slot], events);
+	return 0;
+}
+
+static int reg_kmod_lock_close(struct regulator *r, unsigned int slot)
+{
+	uint32_t s = slot;
+
+	if (slot >= BWREG_MAX_LOCKS)
+		return -EINVAL;
+	store64(&r->pg->lock_static[slot], BWREG_UNLIMITED);
+	return ioctl(r->fd, BWREG_IOC_LOCK_REVOKE, &s) ? -errno : 0;
+}
+
+static int reg_kmod_locks(struct regulator *r, struct reg_locks *out)
+{
+	struct bwreg_locks l;
+
+	if (ioctl(r->fd, BWREG_IOC_LOCKS, &l) != 0)
+		return -errno;
+	out->held = l.held;
+	out->valid = l.valid;
+	memcpy(out->launches, l.launches, sizeof(out->launches));
 	return 0;
 }
 
@@ -325,14 +399,25 @@ static int reg_kmod_stats(struct regulator *r, struct reg_stats *out)
 	memset(out, 0, sizeof(*out));
 	out->period = st->period;
 	out->ncores = r->ncores;
+	out->plan_id = st->plan_id;
+	out->lock.kicks = st->lock.kicks;
+	out->lock.kick_lowered = st->lock.kick_lowered;
+	out->lock.kick_ns_last = st->lock.kick_ns_last;
+	out->lock.kick_ns_max = st->lock.kick_ns_max;
+	out->lock.kick_ns_sum = st->lock.kick_ns_sum;
 	for (i = 0; i < r->ncores; i++) {
 		const struct bwreg_cpu_stats *c = &st->cpu[r->cores[i]];
 
 		out->core[i].events = c->events;
 		out->core[i].throttles = c->throttles;
 		out->core[i].throttled_ns = c->throttled_ns;
-		/* Periods without a fresh budget: static or fail-safe. */
+		/* Periods without a plan entry: static or fail-safe. */
 		out->core[i].fallbacks = c->fallbacks + c->failsafe;
+		out->core[i].plan_first = c->plan_first;
+		out->core[i].plan_ahead = c->plan_ahead;
+		out->core[i].refused = c->refused;
+		out->core[i].lock_limited = c->lock_limited;
+		out->core[i].unregulated = c->unregulated;
 	}
 	free(st);
 	return 0;
@@ -340,12 +425,17 @@ static int reg_kmod_stats(struct regulator *r, struct reg_stats *out)
 
 const struct regulator_ops reg_kmod_ops = {
 	.name		= "kmod",
+	.simulated	= false,
 	.open		= reg_kmod_open,
 	.clock		= reg_kmod_clock,
-	.apply		= reg_kmod_apply,
+	.apply_plan	= reg_kmod_apply_plan,
 	.set_static	= reg_kmod_set_static,
 	.set_rho	= reg_kmod_set_rho,
 	.heartbeat	= reg_kmod_heartbeat,
 	.stats		= reg_kmod_stats,
 	.close		= reg_kmod_close,
+	.lock_open	= reg_kmod_lock_open,
+	.lock_static	= reg_kmod_lock_static,
+	.lock_close	= reg_kmod_lock_close,
+	.locks		= reg_kmod_locks,
 };

@@ -10,9 +10,16 @@
  * tasks named in $BWSCHED_SIM_TASKS (comma-separated per core: "mem" a
  * memory hog at the core's maximum, "cpu" a compute task, or a number of
  * events per microsecond; default "mem,cpu").  Budgets are enforced on
- * the simulated cores exactly as the module would: apply() for exactly
- * one period, the static budget otherwise (a counted fallback), the
- * fail-safe budget when heartbeats stop.
+ * the simulated cores exactly as the module would (regulator.h): plans
+ * under the look-ahead rule, the static budget otherwise (a counted
+ * fallback), the fail-safe budget when heartbeats stop, and lock slots.
+ *
+ * Lock slots: each is a memfd page laid out as struct bwreg_lock (the
+ * module's) and a SOCK_SEQPACKET pair.  The application writes held and
+ * launches into the page; a kick is one datagram carrying the
+ * application's CLOCK_MONOTONIC time (8 bytes), answered with one byte
+ * once the simulated cores enforce the slot.  The tick thread polls the
+ * kick sockets, so no engine or event-loop wake-up is in that path.
  *
  * The state is published in a read-only file (bwsimstate.h) at
  * cfg->device when that is set (the daemon passes SOCKET.sim).
@@ -23,17 +30,21 @@
 #include <config.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <bwsched/bwsimstate.h>
 
+#include "bwreg.h"
 #include "monoclock.h"
 #include "reg_sim.h"
 #include "sim.h"
@@ -46,6 +57,16 @@ _Static_assert(BWSIM_HISTORY_OFFSET + sizeof(struct bwsim_history) <=
     BWSIM_STATE_SIZE, "the sim history does not fit the state file");
 _Static_assert(sizeof(struct bwsim_state) <= BWSIM_HISTORY_OFFSET,
     "the sim state overlaps its history");
+_Static_assert(REG_MAX_LOCKS == SIM_MAX_LOCKS &&
+    REG_PLAN_MAX == SIM_PLAN_MAX, "regulator and model limits differ");
+
+#define SIM_LOCK_PAGE	4096
+
+/* A lock slot's daemon side. */
+struct sim_slot_files {
+	struct bwreg_lock	*page;		/* shared with the application */
+	int			sock;		/* our end of the kick pair */
+};
 
 struct regulator {
 	pthread_mutex_t		mu;
@@ -59,10 +80,67 @@ struct regulator {
 	struct bwsim_state	*st;		/* published page or NULL */
 	char			path[256];
 	pthread_t		thr;
-	pthread_cond_t		wake;		/* lock taken, or stop */
+	int			wakefd;		/* eventfd: lock taken, slots
+						 * changed, or stop */
 	bool			thr_on;
 	int			stop;		/* atomic */
+	struct sim_slot_files	slot[REG_MAX_LOCKS];
+	struct reg_lock_stats	lk;
 };
+
+static void
+wake_thread(struct regulator *r)
+{
+	uint64_t	one = 1;
+
+	/* a failed write leaves the thread on its timeout: no harm */
+	if (r->wakefd >= 0)
+		(void)!write(r->wakefd, &one, sizeof(one));
+}
+
+/* ---- lock slots ---------------------------------------------------- */
+
+/* Copy what the applications wrote into the model; caller holds mu. */
+static void
+slots_read(struct regulator *r)
+{
+	struct bwreg_lock	*pg;
+	unsigned int		i;
+
+	for (i = 0; i < REG_MAX_LOCKS; i++) {
+		if ((pg = r->slot[i].page) == NULL)
+			continue;
+		sim_lock_words(&r->sim, i,
+		    __atomic_load_n(&pg->held, __ATOMIC_ACQUIRE) != 0,
+		    __atomic_load_n(&pg->launches, __ATOMIC_ACQUIRE));
+	}
+}
+
+/* Tell each held slot whether a launch must kick (dyn). */
+static void
+slots_dyn(struct regulator *r)
+{
+	unsigned int	i;
+
+	for (i = 0; i < REG_MAX_LOCKS; i++)
+		if (r->slot[i].page != NULL)
+			__atomic_store_n(&r->slot[i].page->dyn,
+			    (uint32_t)sim_lock_dyn(&r->sim, i),
+			    __ATOMIC_RELEASE);
+}
+
+static void
+slot_free(struct regulator *r, unsigned int i)
+{
+	struct sim_slot_files	*f = &r->slot[i];
+
+	if (f->page != NULL)
+		munmap(f->page, SIM_LOCK_PAGE);
+	if (f->sock >= 0)
+		close(f->sock);
+	f->page = NULL;
+	f->sock = -1;
+}
 
 /* ---- state page ---------------------------------------------------- */
 
@@ -181,6 +259,7 @@ advance(struct regulator *r)
 	uint64_t	t = monoclock_ns();
 	double		to, step;
 
+	slots_read(r);
 	to = t > r->epoch ? (double)(t - r->epoch) : 0;
 	/* after a long stall, do not fill the history with one gap */
 	if (to - r->sim.now > (double)BWSIM_HISTORY_STEP_NS * 400)
@@ -194,14 +273,10 @@ advance(struct regulator *r)
 	 * is held means the daemon is gone; fall back to the fail-safe */
 	if (!r->failsafe && r->sim.locked && r->cfg.heartbeat_timeout_ns &&
 	    t - r->last_beat > r->cfg.heartbeat_timeout_ns) {
-		uint64_t	fs[SIM_MAX_CORES];
-		unsigned int	i;
-
-		for (i = 0; i < r->cfg.ncores; i++)
-			fs[i] = r->cfg.failsafe_events;
-		sim_lock(&r->sim, fs);
+		sim_failsafe(&r->sim, 1, r->cfg.failsafe_events);
 		r->failsafe = true;
 	}
+	slots_dyn(r);
 	publish(r);
 }
 
@@ -261,52 +336,119 @@ model_init(struct regulator *r, char *err, size_t errlen)
 }
 
 /*
+ * Answer the kicks waiting on slot i's socket: the model is at now and
+ * the held slots are enforced; each kick carries the application's time
+ * of the kick, so the latency counted is the application's.  Caller
+ * holds mu.
+ */
+static void
+slot_kicks(struct regulator *r, unsigned int i, uint64_t now)
+{
+	uint64_t	t0, ns;
+	uint8_t		ack = 1;
+	ssize_t		n;
+	int		k;
+
+	for (k = 0; k < 16; k++) {
+		t0 = 0;
+		n = recv(r->slot[i].sock, &t0, sizeof(t0), MSG_DONTWAIT);
+		if (n < 0 || n == 0)
+			return;
+		ns = n == (ssize_t)sizeof(t0) && t0 <= now ? now - t0 : 0;
+		r->lk.kicks++;
+		r->lk.kick_ns_last = ns;
+		r->lk.kick_ns_sum += ns;
+		if (ns > r->lk.kick_ns_max)
+			r->lk.kick_ns_max = ns;
+		/* an application that does not read its answers loses them */
+		(void)!send(r->slot[i].sock, &ack, 1, MSG_DONTWAIT |
+		    MSG_NOSIGNAL);
+	}
+}
+
+/* Poll set: the wake eventfd, then every open slot's socket. */
+static unsigned int
+tick_fds(struct regulator *r, struct pollfd *fds, unsigned int *which)
+{
+	unsigned int	i, n = 1;
+
+	fds[0].fd = r->wakefd;
+	fds[0].events = POLLIN;
+	for (i = 0; i < REG_MAX_LOCKS; i++) {
+		if (r->slot[i].sock < 0)
+			continue;
+		fds[n].fd = r->slot[i].sock;
+		fds[n].events = POLLIN;
+		which[n++] = i;
+	}
+	return n;
+}
+
+/* One turn: sleep until due or a kick, then advance and answer. */
+static void
+tick_once(struct regulator *r, uint64_t due)
+{
+	struct pollfd	fds[1 + REG_MAX_LOCKS];
+	unsigned int	which[1 + REG_MAX_LOCKS], n, i;
+	uint64_t	now = monoclock_ns(), v;
+	int		ms;
+
+	pthread_mutex_lock(&r->mu);
+	n = tick_fds(r, fds, which);
+	pthread_mutex_unlock(&r->mu);
+	ms = due > now ? (int)((due - now + 999999) / 1000000) : 0;
+	/* poll's ms: the sub-ms part comes with the next turn */
+	if (poll(fds, n, ms) < 0)
+		return;
+	if (fds[0].revents)
+		(void)!read(r->wakefd, &v, sizeof(v));
+	pthread_mutex_lock(&r->mu);
+	advance(r);
+	for (i = 1; i < n; i++)
+		if (fds[i].revents && r->slot[which[i]].sock == fds[i].fd) {
+			r->lk.kick_lowered += sim_lock_kick(&r->sim);
+			slots_dyn(r);
+			publish(r);
+			slot_kicks(r, which[i], monoclock_ns());
+		}
+	pthread_mutex_unlock(&r->mu);
+}
+
+/*
  * The model runs on its own every SIM_TICK_NS while a task holds the
  * lock: the demo clients follow their launches through the published
  * history, and the watchdog must notice a silent daemon.  With the lock
  * free nobody waits on the state and the period engine advances the
  * model every period anyway, so 100 wake-ups a second do; 5,000 cost
- * the clients on that CPU about 3 % of it.  Taking the lock wakes the
- * thread at once (sim_set_static).
+ * the clients on that CPU about 3 % of it.  Taking the lock or a slot
+ * kick wakes the thread at once.
  */
 static void *
 tick_main(void *arg)
 {
 	struct regulator	*r = arg;
-	struct timespec		ts;
 	uint64_t		t = monoclock_ns(), due, now;
+	bool			fine;
 
-	pthread_mutex_lock(&r->mu);
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
-		due = t + (r->sim.locked ? SIM_TICK_NS : SIM_IDLE_NS);
-		ts.tv_sec = (time_t)(due / 1000000000u);
-		ts.tv_nsec = (long)(due % 1000000000u);
-		now = pthread_cond_timedwait(&r->wake, &r->mu, &ts) ==
-		    ETIMEDOUT ? 0 : monoclock_ns();
-		advance(r);
-		/* woken early, or back from a suspend: no replayed ticks */
-		t = now != 0 ? now : due;
-		if ((now = monoclock_ns()) > t + 100 * SIM_IDLE_NS)
+		pthread_mutex_lock(&r->mu);
+		fine = r->sim.locked || r->sim.cur_kind != SIM_BUDGET_UNREGULATED;
+		pthread_mutex_unlock(&r->mu);
+		due = t + (fine ? SIM_TICK_NS : SIM_IDLE_NS);
+		tick_once(r, due);
+		now = monoclock_ns();
+		/* woken early: the next tick from now; back from a
+		 * suspend: no replayed ticks */
+		t = now < due ? now : due;
+		if (now > t + 100 * SIM_IDLE_NS)
 			t = now;
 	}
-	pthread_mutex_unlock(&r->mu);
 	return NULL;
 }
 
 /* ---- regulator_ops ------------------------------------------------- */
 
 static void sim_close(struct regulator *);
-
-static void
-wake_init(pthread_cond_t *c)
-{
-	pthread_condattr_t	a;
-
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(c, &a);
-	pthread_condattr_destroy(&a);
-}
 
 static int
 sim_open(struct regulator **out, const struct reg_config *cfg, char *err,
@@ -327,11 +469,18 @@ sim_open(struct regulator **out, const struct reg_config *cfg, char *err,
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&r->mu, NULL);
-	wake_init(&r->wake);
 	r->cfg = *cfg;
 	r->cfg.device = NULL;
 	for (i = 0; i < REG_MAX_CORES; i++)
 		r->static_events[i] = REG_UNLIMITED;
+	for (i = 0; i < REG_MAX_LOCKS; i++)
+		r->slot[i].sock = -1;
+	if ((r->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+		snprintf(err, errlen, "sim: eventfd: %s", strerror(errno));
+		e = -errno;
+		sim_close(r);
+		return e;
+	}
 	if ((e = model_init(r, err, errlen)) < 0 ||
 	    (cfg->device != NULL && strncmp(cfg->device, "/dev/", 5) != 0 &&
 	    (e = open_state(r, cfg->device, err, errlen)) < 0)) {
@@ -365,17 +514,27 @@ sim_clock(struct regulator *r, uint64_t *period, uint64_t *next)
 }
 
 static int
-sim_apply_ops(struct regulator *r, uint64_t period, const uint64_t *events,
-    unsigned int n)
+sim_apply_plan_ops(struct regulator *r, const struct reg_plan *rp)
 {
-	int	e;
+	struct sim_plan	p;
+	unsigned int	j, c;
+	int		e;
 
-	if (n != r->cfg.ncores)
+	if (rp->len < 1 || rp->len > REG_PLAN_MAX)
 		return -EINVAL;
+	memset(&p, 0, sizeof(p));
+	p.first = rp->first;
+	p.len = rp->len;
+	p.lock_mask = rp->lock_mask;
+	memcpy(p.lock_launches, rp->lock_launches, sizeof(p.lock_launches));
+	for (j = 0; j < p.len; j++) {
+		p.q[j] = -1;
+		for (c = 0; c < r->cfg.ncores; c++)
+			p.events[j][c] = rp->events[j][c];
+	}
 	pthread_mutex_lock(&r->mu);
 	advance(r);
-	/* refused when that period has already begun (sim_apply) */
-	e = sim_apply(&r->sim, period, events);
+	e = sim_apply_plan(&r->sim, &p);
 	pthread_mutex_unlock(&r->mu);
 	return e;
 }
@@ -401,14 +560,17 @@ sim_set_static(struct regulator *r, const uint64_t *events, unsigned int n)
 	memcpy(r->static_events, events, n * sizeof(*events));
 	r->nsets++;
 	/* lock state changes act at once, within the current period */
+	if (r->failsafe)
+		sim_failsafe(&r->sim, 0, 0);
+	r->failsafe = false;
 	if (all_unlimited(events, n)) {
 		sim_unlock(&r->sim);
 	} else {
 		if (!r->sim.locked)
-			pthread_cond_signal(&r->wake);	/* the fine tick */
+			wake_thread(r);		/* the fine tick */
 		sim_lock(&r->sim, events);
 	}
-	r->failsafe = false;
+	slots_dyn(r);
 	publish(r);
 	pthread_mutex_unlock(&r->mu);
 	return 0;
@@ -433,8 +595,7 @@ sim_heartbeat(struct regulator *r)
 	if (r->failsafe) {
 		/* back from the fail-safe: the static budget again */
 		r->failsafe = false;
-		if (r->sim.locked)
-			sim_lock(&r->sim, r->static_events);
+		sim_failsafe(&r->sim, 0, 0);
 	}
 	pthread_mutex_unlock(&r->mu);
 	return 0;
@@ -451,12 +612,20 @@ sim_stats(struct regulator *r, struct reg_stats *s)
 	advance(r);
 	s->period = r->sim.period;
 	s->ncores = r->cfg.ncores;
+	s->plan_id = r->sim.cur_plan;
+	s->lock = r->lk;
 	for (i = 0; i < s->ncores; i++) {
 		c = &r->sim.core[i];
 		s->core[i].events = (uint64_t)c->events;
 		s->core[i].throttles = c->throttles;
 		s->core[i].throttled_ns = (uint64_t)c->throttled_ns;
+		/* one choice for all cores: the model counts it once */
 		s->core[i].fallbacks = r->sim.stats.fallbacks;
+		s->core[i].plan_first = r->sim.stats.plan_first;
+		s->core[i].plan_ahead = r->sim.stats.plan_ahead;
+		s->core[i].refused = r->sim.stats.refused;
+		s->core[i].lock_limited = r->sim.stats.lock_limited;
+		s->core[i].unregulated = r->sim.stats.unregulated;
 	}
 	pthread_mutex_unlock(&r->mu);
 	return 0;
@@ -465,23 +634,137 @@ sim_stats(struct regulator *r, struct reg_stats *s)
 static void
 sim_close(struct regulator *r)
 {
+	unsigned int	i;
+
 	if (r == NULL)
 		return;
 	if (r->thr_on) {
-		pthread_mutex_lock(&r->mu);
 		__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-		pthread_cond_signal(&r->wake);
-		pthread_mutex_unlock(&r->mu);
+		wake_thread(r);
 		pthread_join(r->thr, NULL);
 	}
+	for (i = 0; i < REG_MAX_LOCKS; i++)
+		slot_free(r, i);
+	if (r->wakefd >= 0)
+		close(r->wakefd);
 	if (r->st != NULL) {
 		munmap(r->st, BWSIM_STATE_SIZE);
 		unlink(r->path);
 	}
 	sim_free(&r->sim);
-	pthread_cond_destroy(&r->wake);
 	pthread_mutex_destroy(&r->mu);
 	free(r);
+}
+
+/* ---- lock slots ---------------------------------------------------- */
+
+/* A sealed one-page memfd for the slot, mapped here read-write. */
+static int
+slot_page(struct bwreg_lock **out, int *fd, char *err, size_t errlen)
+{
+	void	*m;
+
+	*fd = memfd_create("bwsched-lock", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (*fd < 0 || ftruncate(*fd, SIM_LOCK_PAGE) < 0 ||
+	    fcntl(*fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+	    F_SEAL_SEAL) < 0) {
+		snprintf(err, errlen, "sim: lock page: %s", strerror(errno));
+		goto fail;
+	}
+	m = mmap(NULL, SIM_LOCK_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    *fd, 0);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "sim: lock page: %s", strerror(errno));
+		goto fail;
+	}
+	*out = m;
+	return 0;
+fail:
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	return -EIO;
+}
+
+static int
+sim_lock_open(struct regulator *r, unsigned int slot, uint64_t events,
+    struct reg_lock_files *lf, char *err, size_t errlen)
+{
+	struct bwreg_lock	*pg;
+	int			fd, sv[2];
+
+	if (slot >= REG_MAX_LOCKS) {
+		snprintf(err, errlen, "sim: lock slot %u out of range", slot);
+		return -EINVAL;
+	}
+	if (slot_page(&pg, &fd, err, errlen) < 0)
+		return -EIO;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		snprintf(err, errlen, "sim: kick socket: %s", strerror(errno));
+		munmap(pg, SIM_LOCK_PAGE);
+		close(fd);
+		return -EIO;
+	}
+	pthread_mutex_lock(&r->mu);
+	advance(r);
+	slot_free(r, slot);		/* a new file revokes the old one */
+	r->slot[slot].page = pg;
+	r->slot[slot].sock = sv[0];
+	sim_lock_slot(&r->sim, slot, 0, 0);
+	sim_lock_slot(&r->sim, slot, 1, events);
+	pthread_mutex_unlock(&r->mu);
+	wake_thread(r);			/* poll the new socket */
+	lf->kind = REG_LOCK_SIM;
+	lf->nfds = 2;
+	lf->fds[0] = fd;
+	lf->fds[1] = sv[1];
+	return 0;
+}
+
+static int
+sim_lock_static(struct regulator *r, unsigned int slot, uint64_t events)
+{
+	if (slot >= REG_MAX_LOCKS)
+		return -EINVAL;
+	pthread_mutex_lock(&r->mu);
+	if (r->slot[slot].page != NULL)
+		sim_lock_slot(&r->sim, slot, 1, events);
+	pthread_mutex_unlock(&r->mu);
+	return 0;
+}
+
+static int
+sim_lock_close(struct regulator *r, unsigned int slot)
+{
+	if (slot >= REG_MAX_LOCKS)
+		return -EINVAL;
+	pthread_mutex_lock(&r->mu);
+	slot_free(r, slot);
+	sim_lock_slot(&r->sim, slot, 0, 0);
+	pthread_mutex_unlock(&r->mu);
+	wake_thread(r);
+	return 0;
+}
+
+static int
+sim_locks(struct regulator *r, struct reg_locks *out)
+{
+	struct bwreg_lock	*pg;
+	unsigned int		i;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&r->mu);
+	for (i = 0; i < REG_MAX_LOCKS; i++) {
+		if ((pg = r->slot[i].page) == NULL)
+			continue;
+		out->valid |= 1ull << i;
+		if (__atomic_load_n(&pg->held, __ATOMIC_ACQUIRE))
+			out->held |= 1ull << i;
+		out->launches[i] = __atomic_load_n(&pg->launches,
+		    __ATOMIC_ACQUIRE);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return 0;
 }
 
 int
@@ -514,12 +797,17 @@ reg_sim_budgets(struct regulator *r, uint64_t *events, unsigned int n)
 
 const struct regulator_ops reg_sim_ops = {
 	.name = "sim",
+	.simulated = true,
 	.open = sim_open,
 	.clock = sim_clock,
-	.apply = sim_apply_ops,
+	.apply_plan = sim_apply_plan_ops,
 	.set_static = sim_set_static,
 	.set_rho = sim_set_rho,
 	.heartbeat = sim_heartbeat,
 	.stats = sim_stats,
 	.close = sim_close,
+	.lock_open = sim_lock_open,
+	.lock_static = sim_lock_static,
+	.lock_close = sim_lock_close,
+	.locks = sim_locks,
 };

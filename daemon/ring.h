@@ -56,11 +56,15 @@ struct ring_period {
 	double		q;		/* -1: unregulated */
 	double		q_static;	/* holders' smallest Q-bar, -1 none */
 	uint32_t	holders;
-	uint32_t	late;		/* 1: not applied, static used */
+	uint32_t	late;		/* 1: woke too late for its period */
 	uint32_t	ncores;
 	uint32_t	nkernels;	/* entries in k[] (capped) */
 	uint64_t	budget[RING_MAX_CORES];	/* events per core */
 	uint64_t	cost_ns;	/* CPU time of the period's work */
+	uint64_t	lead_ns;	/* the lead it was woken with */
+	uint32_t	plan_len;	/* periods the plan covers */
+	uint32_t	pad;
+	double		q_last;		/* the plan's last entry, -1 none */
 	struct ring_kernel k[RING_MAX_KERNELS];
 };
 

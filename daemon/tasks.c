@@ -34,6 +34,8 @@ struct tasks {
 	uint64_t		reader_gen;
 	/* unregistered tasks whose pages a reader may still use */
 	struct task		*graves;
+	uint64_t		slots;		/* lock slots in use */
+	unsigned int		slot_next;	/* where the search starts */
 };
 
 struct tasks *
@@ -221,6 +223,7 @@ publish(struct tasks *ts)
 			h->uninstrumented = task_uninstrumented(t);
 			h->nkernels = t->nkernels;
 			h->kernels = t->kernels;
+			h->lock_slot = t->lock_slot;
 		}
 	}
 	ts->snap->nholders = n;
@@ -295,6 +298,59 @@ tasks_generation(struct tasks *ts)
 	return g;
 }
 
+/* Tell the regulator a task's lock-slot budget when it changed. */
+static void
+slot_budget(struct tasks *ts, struct task *t)
+{
+	uint64_t	ev[REG_MAX_CORES];
+
+	if (t->lock_slot < 0 || ts->hooks.slot == NULL)
+		return;
+	compute_budget(ts, task_qbar(t), ev);
+	if (ev[0] == t->lock_events)
+		return;
+	t->lock_events = ev[0];
+	ts->hooks.slot(ts->hooks.arg, (unsigned int)t->lock_slot, ev[0],
+	    false);
+}
+
+int
+tasks_lock_slot(struct tasks *ts, struct task *t, uint64_t *events)
+{
+	uint64_t	ev[REG_MAX_CORES];
+	unsigned int	i, s;
+
+	compute_budget(ts, task_qbar(t), ev);
+	t->lock_events = ev[0];
+	*events = ev[0];
+	if (t->lock_slot >= 0)
+		return t->lock_slot;
+	/* round robin: a slot just freed is taken last, so a plan that
+	 * still names it has long been replaced */
+	for (i = 0; i < REG_MAX_LOCKS; i++) {
+		s = (ts->slot_next + i) % REG_MAX_LOCKS;
+		if (!(ts->slots & (1ull << s))) {
+			ts->slots |= 1ull << s;
+			ts->slot_next = (s + 1) % REG_MAX_LOCKS;
+			t->lock_slot = (int)s;
+			return (int)s;
+		}
+	}
+	return -1;
+}
+
+static void
+slot_free(struct tasks *ts, struct task *t)
+{
+	if (t->lock_slot < 0)
+		return;
+	ts->slots &= ~(1ull << t->lock_slot);
+	if (ts->hooks.slot != NULL)
+		ts->hooks.slot(ts->hooks.arg, (unsigned int)t->lock_slot, 0,
+		    true);
+	t->lock_slot = -1;
+}
+
 /* Recompute holders and the static budget; force: publish regardless. */
 static void
 update(struct tasks *ts, bool force)
@@ -306,6 +362,7 @@ update(struct tasks *ts, bool force)
 	bool		changed = force, now;
 
 	for (t = ts->list; t != NULL; t = t->next) {
+		slot_budget(ts, t);
 		now = tasks_task_locked(t);
 		if (now != t->locked) {
 			t->locked = now;
@@ -426,6 +483,7 @@ tasks_register(struct tasks *ts, pid_t pid, const struct req_task_register *r,
 		goto out;
 	}
 	t->pid = pid;
+	t->lock_slot = -1;
 	snprintf(t->name, sizeof(t->name), "%s", r->name);
 	t->period_ns = r->period_ns;
 	t->priority = (unsigned int)r->priority;
@@ -469,6 +527,7 @@ tasks_unregister(struct tasks *ts, struct task *t)
 	ts->nkernels -= t->nkernels;
 	if (t->locked)
 		ts->hooks.lock(ts->hooks.arg, t, false);
+	slot_free(ts, t);
 	/* republish without t; its pages go when no reader can see them */
 	update(ts, true);
 	pthread_mutex_lock(&ts->snap_lock);

@@ -69,6 +69,8 @@ struct task {
 					 * started with a progress slot */
 	uint64_t		next_launch;
 	uint64_t		dead_gen;	/* buried: gen without it */
+	int			lock_slot;	/* regulator lock slot, -1 */
+	uint64_t		lock_events;	/* its static budget told */
 };
 
 /* What a period thread reads: one entry per lock holder. */
@@ -85,6 +87,7 @@ struct tasks_holder {
 							 * unslotted launch */
 	unsigned int			nkernels;
 	struct kernel *const		*kernels;	/* valid as the pages */
+	int				lock_slot;	/* -1: none */
 };
 
 struct tasks_snapshot {
@@ -103,6 +106,10 @@ struct tasks_hooks {
 	void	(*kernel)(void *, const struct task *,
 		    const struct kernel *, uint64_t launch, const char *what,
 		    uint64_t ts_ns);
+	/* a task's lock slot: its static budget (per core) changed, or
+	 * the slot closes (the task is gone); NULL: no lock slots */
+	void	(*slot)(void *, unsigned int slot, uint64_t events,
+		    bool close);
 };
 
 struct tasks;
@@ -164,6 +171,14 @@ const uint64_t	*tasks_static_budget(const struct tasks *,
 		    unsigned int *n);
 bool		 tasks_task_locked(const struct task *);
 unsigned int	 tasks_active_streams(const struct task *);
+
+/*
+ * The task's lock slot, allocated on first use (the slots least
+ * recently freed first), with its static budget per core in *events.
+ * -1 when every slot is taken.
+ */
+int		 tasks_lock_slot(struct tasks *, struct task *,
+		    uint64_t *events);
 
 /*
  * Copy the current snapshot into out (room for max entries); any thread.

@@ -13,6 +13,9 @@
  *   1  (bwsched 0.1.0)  first version: hello, task.*, kernel.*, stream.sync,
  *                       memcpy.*, lock, unlock, status, tasks, kernels,
  *                       get, set, subscribe, reload.
+ *   1  (bwsched 0.2.0)  additive: lock.files (the task's lock-slot files,
+ *                       passed back with SCM_RIGHTS); status gains the
+ *                       look-ahead and lock-enforcement keys.
  */
 #ifndef BWPROTO_H
 #define BWPROTO_H
@@ -70,6 +73,7 @@ enum bwp_op {
 	BWP_OP_SET,		/* "set" (admin) */
 	BWP_OP_SUBSCRIBE,	/* "subscribe" */
 	BWP_OP_RELOAD,		/* "reload" (admin) */
+	BWP_OP_LOCK_FILES,	/* "lock.files" (0.2.0) */
 	BWP_OP_MAX
 };
 

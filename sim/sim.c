@@ -139,6 +139,7 @@ static const struct sim_plan *
 sim_plan_for(const struct sim *s, uint64_t n, int *refused)
 {
 	const struct sim_plan	*p, *best = NULL;
+	uint64_t		newest = 0;
 	unsigned int		i;
 
 	*refused = 0;
@@ -146,9 +147,15 @@ sim_plan_for(const struct sim *s, uint64_t n, int *refused)
 		p = &s->plan[i];
 		if (p->id == 0 || n < p->first || n - p->first >= p->len)
 			continue;
+		if (p->id > newest) {
+			newest = p->id;
+			*refused = 0;
+		}
 		if (p->id != s->gov_id && s->gov_id != 0 &&
 		    s->gov_period >= p->first) {
-			*refused = 1;
+			/* counted when it is the newest: a plan that came
+			 * too late, not one a newer plan replaced */
+			*refused |= p->id == newest;
 			continue;
 		}
 		if (best == NULL || p->id > best->id)

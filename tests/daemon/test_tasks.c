@@ -45,6 +45,19 @@ on_kernel(void *arg, const struct task *t, const struct kernel *k,
 {
 }
 
+static uint64_t	slot_events[REG_MAX_LOCKS];
+static unsigned int	slot_calls, slot_closes;
+
+static void
+on_slot(void *arg, unsigned int slot, uint64_t events, bool close)
+{
+	if (slot >= REG_MAX_LOCKS)
+		return;
+	slot_events[slot] = events;
+	slot_calls++;
+	slot_closes += close;
+}
+
 static struct task *
 new_task(struct tasks *ts, pid_t pid, int fd)
 {
@@ -82,7 +95,8 @@ add_kernel(struct tasks *ts, struct task *t, const char *name, double q)
 static void
 table1(void)
 {
-	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel };
+	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel,
+				    on_slot };
 	struct req_stream_sync	sync = { false, 7 };
 	struct req_kernel_start	ks = { 0 };
 	struct bwshm_task_page	*tp;
@@ -158,7 +172,8 @@ table1(void)
 static void
 snapshot(void)
 {
-	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel };
+	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel,
+				    on_slot };
 	struct tasks_snapshot	*s = calloc(1, sizeof(*s) +
 				    4 * sizeof(struct tasks_holder));
 	struct config		c;
@@ -191,7 +206,8 @@ static void
 limits(void)
 {
 	static struct req_kernel_register	r;
-	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel };
+	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel,
+				    on_slot };
 	struct req_task_register	tr = { "t", 1000000, 10, 0 };
 	struct config		c;
 	struct tasks		*ts;
@@ -241,12 +257,68 @@ sim(void)
 	reg_sim_ops.close(r);
 }
 
+/*
+ * Lock slots: allocated on first use, the same one afterwards, round
+ * robin (a slot just freed is reused last), its static budget told when
+ * the task's Q-bar moves, closed when the task goes, and none left when
+ * all are taken.
+ */
+static void
+slots(void)
+{
+	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel,
+				    on_slot };
+	struct task		*a, *b, *many[REG_MAX_LOCKS];
+	struct config		c;
+	struct tasks		*ts;
+	uint64_t		ev, ev2;
+	int			s, i;
+
+	config_defaults(&c);
+	c.max_tasks = REG_MAX_LOCKS + 2;
+	ts = tasks_new(&c, &h);
+	a = new_task(ts, 100, -1);
+	b = new_task(ts, 101, -1);
+	CHECK(a->lock_slot == -1, "no slot before asked");
+	s = tasks_lock_slot(ts, a, &ev);
+	CHECK(s == 0 && a->lock_slot == 0, "first slot %d", s);
+	/* no kernel: full protection, budget 0 events */
+	CHECK(ev == 0, "no kernel: %llu", (unsigned long long)ev);
+	CHECK(tasks_lock_slot(ts, a, &ev2) == 0, "same slot again");
+	CHECK(tasks_lock_slot(ts, b, &ev) == 1, "next slot");
+	slot_calls = 0;
+	add_kernel(ts, a, "k", 0.2);
+	CHECK(slot_calls == 1 && slot_events[0] ==
+	    (uint64_t)((60000 * 0.2 - 470) / 3), "budget told: %llu",
+	    (unsigned long long)slot_events[0]);
+	tasks_update(ts);
+	CHECK(slot_calls == 1, "told once");
+	slot_closes = 0;
+	tasks_unregister(ts, a);
+	CHECK(slot_closes == 1, "closed with its task");
+	a = new_task(ts, 102, -1);
+	CHECK(tasks_lock_slot(ts, a, &ev) == 2, "round robin: not slot 0");
+	for (i = 0; i < REG_MAX_LOCKS; i++)
+		many[i] = NULL;
+	for (i = 0; i < REG_MAX_LOCKS - 3; i++) {
+		many[i] = new_task(ts, 200 + i, -1);
+		CHECK(tasks_lock_slot(ts, many[i], &ev) >= 0, "slot %d", i);
+	}
+	/* slot 0 is the only free one now */
+	many[i] = new_task(ts, 300, -1);
+	CHECK(tasks_lock_slot(ts, many[i], &ev) == 0, "wrapped to 0");
+	b = new_task(ts, 301, -1);
+	CHECK(tasks_lock_slot(ts, b, &ev) == -1, "all taken");
+	tasks_free(ts);
+}
+
 int
 main(void)
 {
 	table1();
 	snapshot();
 	limits();
+	slots();
 	sim();
 	if (failures == 0)
 		printf("tasks: all passed\n");

@@ -1,10 +1,14 @@
 /*
  * test_period.c - the period engine against a fake clock and a fake
- * regulator backend: budgets carry the period they are for, late
- * wake-ups apply nothing and are counted, no holder means unregulated,
- * a holder without progress gets its static Q-bar, several holders the
- * smallest Q, running launches are read from their progress pages
- * (validated) and every finished launch is reported once.
+ * regulator backend that follows the backends' plan rule
+ * (regulator.h): plans carry the period they start at, a late wake-up
+ * plans for the next period it can still reach and is counted, the
+ * periods in between run on the previous plan's look-ahead entries, the
+ * lead adapts to the lateness, no holder means no plan (unregulated), a
+ * holder without progress gets its static Q-bar, several holders the
+ * smallest Q, lock slots are accounted with their launch counts,
+ * running launches are read from their progress pages (validated) and
+ * every finished launch is reported once.
  */
 #include <config.h>
 
@@ -52,19 +56,88 @@ fc_sleep(void *arg, uint64_t t)
 
 static const struct period_clock	fclock = { fc_now, fc_sleep, NULL };
 
+#define FR_PERIODS	4096	/* periods the fake remembers */
+
+enum fr_kind { FR_NONE, FR_STATIC, FR_FIRST, FR_AHEAD };
+
 struct regulator {
 	uint64_t	applies, last_period, heartbeats;
-	uint64_t	events[REG_MAX_CORES];
+	unsigned int	last_len;
+	uint64_t	events[REG_MAX_CORES];	/* last plan's entry 0 */
+	struct reg_plan	plan[2];		/* the two newest */
+	uint64_t	id[2];
+	uint64_t	ids;
+	uint64_t	gov_id, gov_period;
+	uint64_t	decided;		/* periods decided so far */
+	uint8_t		kind[FR_PERIODS];	/* what governed each */
+	uint64_t	refused;
+	struct reg_locks locks;
+	uint64_t	lock_mask;		/* last plan's */
 };
 
 static struct regulator	fr;
 
 static bool	real_time;	/* the engine's own clock and thread */
 
+static uint64_t
+fr_now(void)
+{
+	return real_time ? monoclock_ns() : fake_now;
+}
+
+/* The backends' rule (regulator.h) for one period n. */
+static void
+fr_decide(struct regulator *r, uint64_t n)
+{
+	const struct reg_plan	*p;
+	int			i, best = -1;
+	uint64_t		newest = 0;
+	bool			newest_refused = false;
+
+	for (i = 0; i < 2; i++) {
+		p = &r->plan[i];
+		if (r->id[i] == 0 || n < p->first || n - p->first >= p->len)
+			continue;
+		if (r->id[i] > newest) {
+			newest = r->id[i];
+			newest_refused = false;
+		}
+		if (r->id[i] != r->gov_id && r->gov_id != 0 &&
+		    r->gov_period >= p->first) {
+			newest_refused |= r->id[i] == newest;
+			continue;
+		}
+		if (best < 0 || r->id[i] > r->id[best])
+			best = i;
+	}
+	r->refused += newest_refused;
+	if (n >= FR_PERIODS)
+		return;
+	if (best < 0) {
+		r->kind[n] = FR_STATIC;
+		return;
+	}
+	r->kind[n] = n == r->plan[best].first ? FR_FIRST : FR_AHEAD;
+	r->gov_id = r->id[best];
+	r->gov_period = n;
+}
+
+/* Decide every period that has begun by now, with the plans so far. */
+static void
+fr_catch_up(struct regulator *r)
+{
+	uint64_t	cur = fr_now() / T;
+
+	if (r->decided == 0)
+		r->decided = cur;	/* nothing before the first look */
+	while (r->decided <= cur)
+		fr_decide(r, r->decided++);
+}
+
 static int
 fr_clock(struct regulator *r, uint64_t *p, uint64_t *next)
 {
-	uint64_t	now = real_time ? monoclock_ns() : fake_now;
+	uint64_t	now = fr_now();
 
 	*p = now / T;
 	*next = (*p + 1) * T;
@@ -72,15 +145,22 @@ fr_clock(struct regulator *r, uint64_t *p, uint64_t *next)
 }
 
 static int
-fr_apply(struct regulator *r, uint64_t period, const uint64_t *ev,
-    unsigned int n)
+fr_apply_plan(struct regulator *r, const struct reg_plan *p)
 {
-	/* like a real backend: a period that has begun is too late */
-	if (period <= (real_time ? monoclock_ns() : fake_now) / T)
+	int	i;
+
+	if (p->len < 1 || p->len > REG_PLAN_MAX)
 		return -22;
+	if (!real_time)
+		fr_catch_up(r);
+	i = r->id[0] <= r->id[1] ? 0 : 1;
+	r->plan[i] = *p;
+	r->id[i] = ++r->ids;
 	r->applies++;
-	r->last_period = period;
-	memcpy(r->events, ev, n * sizeof(*ev));
+	r->last_period = p->first;
+	r->last_len = p->len;
+	r->lock_mask = p->lock_mask;
+	memcpy(r->events, p->events[0], sizeof(r->events));
 	return 0;
 }
 
@@ -91,9 +171,16 @@ fr_heartbeat(struct regulator *r)
 	return 0;
 }
 
+static int
+fr_locks(struct regulator *r, struct reg_locks *l)
+{
+	*l = r->locks;
+	return 0;
+}
+
 static const struct regulator_ops	fops = {
-	.name = "fake", .clock = fr_clock, .apply = fr_apply,
-	.heartbeat = fr_heartbeat,
+	.name = "fake", .clock = fr_clock, .apply_plan = fr_apply_plan,
+	.heartbeat = fr_heartbeat, .locks = fr_locks,
 };
 
 /* ---- fake holders -------------------------------------------------- */
@@ -232,6 +319,7 @@ set_holder(unsigned int i, uint32_t task, double qbar, bool progress)
 	memset(&holders[i], 0, sizeof(holders[i]));
 	holders[i].task = task;
 	holders[i].qbar = qbar;
+	holders[i].lock_slot = -1;
 	if (progress) {
 		holders[i].pp = pp;
 		holders[i].pp_size = pp_size;
@@ -258,6 +346,10 @@ params(struct period_params *p, enum decide_policy pol)
 	p->clock = &fclock;
 	p->period_ns = T;
 	p->lead_ns = LEAD;
+	p->lead_min_ns = LEAD;
+	p->lead_max_ns = T / 2;
+	p->lead_adapt = false;
+	p->plan_len = 4;
 	p->ncores = NCORES;
 	p->bwmax_events = BWMAX;
 	p->overhead_events = OVH;
@@ -317,24 +409,31 @@ test_tagging(void)
 	struct ring_period	r;
 
 	fake_now = 10 * T + T / 3;
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
 	CHECK(period_run_once(pe) == 0, "run");
-	CHECK(fr.applies == 1 && fr.last_period == 11,
-	    "first budget for period 11, got %llu",
+	CHECK(fr.applies == 1 && fr.last_period == 11 && fr.last_len == 4,
+	    "first plan from period 11, got %llu",
 	    (unsigned long long)fr.last_period);
 	CHECK(fake_now == 11 * T - LEAD, "woke lead before the boundary");
-	CHECK(fr.events[0] == REG_UNLIMITED && fr.events[2] == REG_UNLIMITED,
-	    "no holder: unregulated");
-	/* still in period 10: the next one prepared is 12 */
+	/* still in period 10: the next plan starts at 12 */
 	CHECK(period_run_once(pe) == 0, "run");
 	CHECK(fr.last_period == 12 && fake_now == 12 * T - LEAD,
-	    "second budget for period 12 at its lead");
+	    "second plan from period 12 at its lead");
 	last_record(pe, &r);
-	CHECK(r.period == 12 && r.q == -1 && r.late == 0 && r.holders == 0,
-	    "record: period %llu q %g", (unsigned long long)r.period, r.q);
+	CHECK(r.period == 12 && r.late == 0 && r.holders == 1 &&
+	    r.plan_len == 4 && r.lead_ns == LEAD, "record: period %llu",
+	    (unsigned long long)r.period);
 	CHECK(fr.heartbeats == 2 && snapshots == releases,
 	    "heartbeat each period, every snapshot released");
 	period_stats(pe, &st);
-	CHECK(st.periods == 2 && st.applied == 2 && st.late == 0, "stats");
+	CHECK(st.periods == 2 && st.applied == 2 && st.late == 0 &&
+	    st.plan_len == 4, "stats");
+	/* no holder: no plan, the static budget (unlimited) stands */
+	nholders = 0;
+	CHECK(period_run_once(pe) == 0 && fr.applies == 2, "no holder");
+	last_record(pe, &r);
+	CHECK(r.q == -1 && r.holders == 0, "unregulated record");
 	period_free(pe);
 }
 
@@ -346,25 +445,161 @@ test_late(void)
 	struct ring_period	r;
 
 	fake_now = 5 * T;
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
 	next_late = (int64_t)LEAD + 1000;	/* wakes after the boundary */
 	CHECK(period_run_once(pe) == 0, "run");
-	CHECK(fr.applies == 0, "late wake-up applied a budget");
+	CHECK(fr.applies == 1 && fr.last_period == 7,
+	    "late: plans from the next period it can reach, %llu",
+	    (unsigned long long)fr.last_period);
 	period_stats(pe, &st);
-	CHECK(st.late == 1 && st.applied == 0, "late not counted");
+	CHECK(st.late == 1 && st.applied == 1, "late counted");
 	CHECK(st.lateness_max_ns >= 1000 + LEAD, "lateness recorded: %llu",
 	    (unsigned long long)st.lateness_max_ns);
 	last_record(pe, &r);
-	CHECK(r.late == 1 && r.period == 6, "late record for period 6");
-	/* now in period 6: prepares 7 in time */
+	CHECK(r.late == 1 && r.period == 7, "late record for period 7");
+	/* now in period 6: the next plan is for 8, in time */
 	CHECK(period_run_once(pe) == 0, "run");
-	CHECK(fr.applies == 1 && fr.last_period == 7, "recovers at period 7");
-	/* a wake-up just before the boundary that overruns it while
-	 * deciding is late too: simulate with a boundary-crossing wake */
-	next_late = (int64_t)LEAD;
+	CHECK(fr.applies == 2 && fr.last_period == 8, "in time for 8");
+	/* a wake-up just before the boundary, too close to decide in
+	 * time: the plan skips to the period after */
+	next_late = (int64_t)LEAD - 5000;
 	CHECK(period_run_once(pe) == 0, "run");
-	CHECK(fr.applies == 1, "budget applied at the boundary");
+	CHECK(fr.last_period == 10, "too close: skipped to 10, %llu",
+	    (unsigned long long)fr.last_period);
 	period_stats(pe, &st);
 	CHECK(st.late == 2, "second late counted");
+	nholders = 0;
+	period_free(pe);
+}
+
+/*
+ * Late wake-ups in chosen patterns with look-ahead: once the first plan
+ * is in, every period runs on some plan's entry, the backend never has
+ * to refuse one (the engine never plans for a period it cannot reach),
+ * and without look-ahead the same pattern leaves periods on static.
+ */
+static unsigned int
+pattern_run(unsigned int plan_len, const int64_t *late, unsigned int n,
+    unsigned int *statics)
+{
+	struct period_params	p;
+	struct period		*pe;
+	char			err[128];
+	unsigned int		i, dyn = 0;
+	uint64_t		from, to;
+
+	params(&p, DECIDE_SMOOTH);
+	p.plan_len = plan_len;
+	pe = period_new(&p, err, sizeof(err));
+	CHECK(pe != NULL, "period_new: %s", err);
+	memset(&fr, 0, sizeof(fr));
+	fake_now = 300 * T + T / 2;
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
+	for (i = 0; i < n; i++) {
+		next_late = late[i];
+		period_run_once(pe);
+	}
+	fr_catch_up(&fr);
+	from = 302;
+	to = fr.decided;
+	*statics = 0;
+	for (i = (unsigned int)from; i < to; i++) {
+		dyn += fr.kind[i] == FR_FIRST || fr.kind[i] == FR_AHEAD;
+		*statics += fr.kind[i] == FR_STATIC;
+	}
+	CHECK(fr.refused == 0, "a plan was refused (%llu)",
+	    (unsigned long long)fr.refused);
+	nholders = 0;
+	period_free(pe);
+	return dyn;
+}
+
+static void
+test_lookahead_patterns(void)
+{
+	static const int64_t	every_other[] = { 0, 1500000, 0, 1500000,
+		0, 1500000, 0, 1500000, 0, 1500000, 0, 1500000 };
+	static const int64_t	bursts[] = { 0, 0, 2600000, 0, 2850000,
+		0, 0, 0, 2900000, 100000, 0, 0 };
+	unsigned int		dyn, st;
+
+	dyn = pattern_run(4, every_other, 12, &st);
+	CHECK(st == 0 && dyn > 10, "every other late, L=4: %u static, %u "
+	    "dynamic", st, dyn);
+	dyn = pattern_run(1, every_other, 12, &st);
+	CHECK(st > 0, "every other late, L=1: %u static", st);
+	dyn = pattern_run(4, bursts, 12, &st);
+	CHECK(st == 0 && dyn > 10, "bursts of 3 periods, L=4: %u static",
+	    st);
+	dyn = pattern_run(2, bursts, 12, &st);
+	CHECK(st > 0, "bursts of 3 periods, L=2: %u static", st);
+}
+
+/* The lead follows the lateness: up at once, down when it calms. */
+static void
+test_lead(void)
+{
+	struct period_params	p;
+	struct period		*pe;
+	struct period_stats	st;
+	char			err[128];
+	uint64_t		raised;
+	int			i;
+
+	params(&p, DECIDE_GREEDY);
+	p.lead_adapt = true;
+	p.lead_min_ns = 20000;
+	pe = period_new(&p, err, sizeof(err));
+	CHECK(pe != NULL, "period_new: %s", err);
+	memset(&fr, 0, sizeof(fr));
+	fake_now = 400 * T;
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
+	next_late = 120000;
+	period_run_once(pe);
+	period_stats(pe, &st);
+	raised = st.lead_ns;
+	CHECK(raised >= 120000 && raised < T / 2, "raised: %llu",
+	    (unsigned long long)raised);
+	/* the cost is this thread's real CPU time: only relative checks */
+	for (i = 0; i < 600; i++) {
+		next_late = 5000;
+		period_run_once(pe);
+	}
+	period_stats(pe, &st);
+	CHECK(st.lead_ns < raised - 40000 && st.lead_ns >= 20000,
+	    "lowered: %llu from %llu", (unsigned long long)st.lead_ns,
+	    (unsigned long long)raised);
+	nholders = 0;
+	period_free(pe);
+}
+
+/* Lock slots: a holder's slot goes into the plan with its launch count
+ * read before the snapshot; slots of non-holders stay out. */
+static void
+test_locks(void)
+{
+	struct period	*pe = engine(DECIDE_GREEDY);
+
+	fake_now = 500 * T;
+	set_holder(0, 1, 0.3, false);
+	holders[0].lock_slot = 5;
+	set_holder(1, 2, 0.4, false);
+	holders[1].lock_slot = 9;	/* no lock file: not valid */
+	nholders = 2;
+	memset(&fr.locks, 0, sizeof(fr.locks));
+	fr.locks.valid = (1ull << 5) | (1ull << 7);
+	fr.locks.held = 1ull << 5 | 1ull << 7;
+	fr.locks.launches[5] = 42;
+	fr.locks.launches[7] = 3;
+	period_run_once(pe);
+	CHECK(fr.lock_mask == 1ull << 5, "mask %llx",
+	    (unsigned long long)fr.lock_mask);
+	CHECK(fr.plan[0].lock_launches[5] == 42 ||
+	    fr.plan[1].lock_launches[5] == 42, "launch count recorded");
+	nholders = 0;
 	period_free(pe);
 }
 
@@ -390,8 +625,8 @@ test_static_and_min(void)
 	CHECK(r.holders == 2 && r.q > 0.199 && r.q < 0.201, "record q %g",
 	    r.q);
 	nholders = 0;
-	period_run_once(pe);
-	CHECK(fr.events[0] == REG_UNLIMITED, "released: unregulated again");
+	CHECK(period_run_once(pe) == 0 && fr.applies == 2,
+	    "released: no plan, the static budget stands");
 	period_free(pe);
 }
 
@@ -447,9 +682,12 @@ test_idle(void)
 	CHECK(fake_now == 40 * T + T / 2, "slept idle_ns twice");
 	CHECK(snapshots == releases && snapshots >= 2, "snapshots taken");
 	no_task = false;
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
 	CHECK(period_run_once(pe) == 0 && fr.applies == 1 &&
-	    fr.last_period == 41, "back: budget for the next period, %llu",
+	    fr.last_period == 41, "back: a plan for the next period, %llu",
 	    (unsigned long long)fr.last_period);
+	nholders = 0;
 	period_stats(pe, &st);
 	CHECK(st.idle == 2 && st.periods == 1, "stats: idle %llu",
 	    (unsigned long long)st.idle);
@@ -467,9 +705,9 @@ test_idle(void)
 	nholders = 0;
 	no_task = true;
 	notifies = 0;
-	CHECK(period_run_once(pe) == 0 && fr.applies == 2 &&
-	    fr.events[0] == REG_UNLIMITED, "the period after: unregulated");
-	CHECK(period_run_once(pe) == 0 && fr.applies == 2, "then idle");
+	CHECK(period_run_once(pe) == 0 && fr.applies == 1,
+	    "the period after: no plan (unregulated)");
+	CHECK(period_run_once(pe) == 0 && fr.applies == 1, "then idle");
 	CHECK(notifies == 1, "its record reached the loop (%u)", notifies);
 	period_stats(pe, &st);
 	CHECK(st.idle == 1, "idle once: %llu", (unsigned long long)st.idle);
@@ -524,6 +762,8 @@ test_moved(void)
 	struct period_stats	st;
 
 	fake_now = 50 * T;
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
 	change_after = 1;
 	period_run_once(pe);
 	period_stats(pe, &st);
@@ -533,6 +773,7 @@ test_moved(void)
 	    fr.events[0] == events(0.05), "the last budget is the new "
 	    "holder's: %llu", (unsigned long long)fr.events[0]);
 	CHECK(snapshots == releases, "every snapshot released");
+	nholders = 0;
 	period_free(pe);
 }
 
@@ -654,6 +895,9 @@ main(void)
 	make_kernel();
 	test_tagging();
 	test_late();
+	test_lookahead_patterns();
+	test_lead();
+	test_locks();
 	test_static_and_min();
 	test_notify();
 	test_idle();
