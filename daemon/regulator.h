@@ -59,8 +59,8 @@ struct reg_core_stats {
 					 * budget (or the fail-safe one) */
 	uint64_t	plan_first;	/* periods run on entry 0 of a plan */
 	uint64_t	plan_ahead;	/* periods run on a later plan entry */
-	uint64_t	refused;	/* a plan covered it but was not
-					 * admissible */
+	uint64_t	refused;	/* its newest covering plan was not
+					 * admissible (came too late) */
 	uint64_t	lock_limited;	/* a held lock slot lowered the budget */
 	uint64_t	unregulated;	/* no limit: no holder, no plan */
 };

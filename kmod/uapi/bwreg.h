@@ -152,7 +152,8 @@ struct bwreg_cpu_stats {
 	__u32	flags;		/* BWREG_CPU_* */
 	__u64	plan_first;	/* periods run on entry 0 of a plan */
 	__u64	plan_ahead;	/* periods run on a later entry of a plan */
-	__u64	refused;	/* periods a plan covered but was not admissible */
+	__u64	refused;	/* periods whose newest covering plan was not
+				 * admissible (it came too late) */
 	__u64	lock_limited;	/* periods a held slot lowered the budget */
 	__u64	unregulated;	/* periods with no limit at all */
 	__u64	reserved[3];
