@@ -5,7 +5,7 @@ daemon_libbwdaemon_la_SOURCES = \
 	daemon/bwsched.h daemon/ceiling.c daemon/ceiling.h daemon/conf.c daemon/conf.h \
 	daemon/log.c daemon/log.h \
 	daemon/ops.c daemon/ops.h daemon/peer.c daemon/peer.h \
-	daemon/regulator.c daemon/regulator.h daemon/reg_sim.c daemon/reg_sim.h daemon/reg_kmod.c \
+	daemon/regulator.c daemon/regulator.h daemon/reg_sim.c daemon/reg_sim.h daemon/reg_kmod.c daemon/reg_kmod.h \
 	daemon/sd.c daemon/sd.h daemon/server.c daemon/server.h \
 	daemon/tasks.c daemon/tasks.h daemon/validate.c daemon/validate.h
 daemon_libbwdaemon_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)

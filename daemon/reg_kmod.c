@@ -1,18 +1,25 @@
 /*
- * reg_kmod.c - regulator backend on the bwreg kernel module (/dev/bwreg).
+ * reg_kmod.c - regulator backend on the bwreg kernel module (/dev/bwreg,
+ * uapi version 2, kmod/uapi/bwreg.h).
  *
  * open() configures the module (period, event, regulated CPUs, rho,
  * fail-safe budget, heartbeat timeout) and maps its shared page; from
- * then on the hot calls - apply(), set_static(), heartbeat(), clock() -
- * are plain loads and stores into that page, no system calls.  stats()
- * and set_rho() use ioctls.  close() stops regulation: a daemon that
- * exits on purpose leaves the best-effort cores unregulated, while one
- * that dies leaves them on the fail-safe budget after the heartbeat
- * timeout.
+ * then on the hot calls - apply_plan(), set_static(), heartbeat(),
+ * clock(), locks() - are plain loads and stores into shared memory, no
+ * system calls.  stats(), set_rho() and the lock slots' creation and
+ * revocation use ioctls.  close() stops regulation: a daemon that exits
+ * on purpose leaves the best-effort cores unregulated, while one that
+ * dies leaves them on the fail-safe budget after the heartbeat timeout.
+ *
+ * apply_plan() (period thread) and set_static() (event loop) both write
+ * the plan buffers; a priority-inheriting mutex keeps them from rewriting
+ * a buffer at the same time, which the buffers' sequence words do not
+ * protect against (they guard the module's reads only).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +32,15 @@
 #include "monoclock.h"
 #include "bwreg.h"
 #include "regulator.h"
+#include "reg_kmod.h"
 
 _Static_assert(sizeof(struct bwreg_page) == BWREG_MAP_SIZE,
     "bwreg page layout");
 _Static_assert(sizeof(struct bwreg_config) == 96, "bwreg config layout");
+_Static_assert(sizeof(struct bwreg_lock) == 64, "bwreg lock layout");
+_Static_assert(REG_PLAN_MAX == BWREG_PLAN_MAX &&
+    REG_MAX_LOCKS == BWREG_MAX_LOCKS && REG_MAX_CORES == BWREG_MAX_CPUS,
+    "regulator.h and bwreg.h limits");
 
 struct regulator {
 	int			 fd;
@@ -36,8 +48,101 @@ struct regulator {
 	unsigned int		 ncores;
 	int			 cores[REG_MAX_CORES];
 	uint64_t		 period_ns;
-	uint64_t		 plan_ids;	/* last plan id written */
+	pthread_mutex_t		 plan_mu;	/* plan buffers, static */
+	struct reg_kmod_plans	 plans;
+	/* the daemon's read-only view of each slot's lock page */
+	struct bwreg_lock	*lock[REG_MAX_LOCKS];
 };
+
+static uint64_t load64(const __u64 *p)
+{
+	return atomic_load_explicit((const _Atomic __u64 *)p,
+	    memory_order_acquire);
+}
+
+static void store64(__u64 *p, uint64_t v)
+{
+	atomic_store_explicit((_Atomic __u64 *)p, v, memory_order_relaxed);
+}
+
+static void release64(__u64 *p, uint64_t v)
+{
+	atomic_store_explicit((_Atomic __u64 *)p, v, memory_order_release);
+}
+
+void reg_kmod_plans_init(struct reg_kmod_plans *st)
+{
+	st->next_id = 1;
+	st->newest = -1;
+}
+
+/* seq odd, then (after a release fence) everything written in between. */
+static void plan_begin(struct bwreg_plan *pl)
+{
+	store64(&pl->seq, load64(&pl->seq) | 1);
+	atomic_thread_fence(memory_order_release);
+}
+
+/* seq even again, one more than before plan_begin(). */
+static void plan_end(struct bwreg_plan *pl)
+{
+	release64(&pl->seq, load64(&pl->seq) + 1);
+}
+
+int reg_kmod_write_plan(struct bwreg_page *pg, struct reg_kmod_plans *st,
+    const struct reg_plan *p, const int *cores, unsigned int ncores,
+    uint64_t *id)
+{
+	struct bwreg_plan *pl;
+	unsigned int i, j, s;
+	int buf;
+
+	if (p == NULL || p->len < 1 || p->len > BWREG_PLAN_MAX ||
+	    ncores > BWREG_MAX_CPUS)
+		return -EINVAL;
+	for (i = 0; i < ncores; i++)
+		if (cores[i] < 0 || cores[i] >= BWREG_MAX_CPUS)
+			return -EINVAL;
+	buf = st->newest == 0 ? 1 : 0;
+	pl = &pg->plan[buf];
+	plan_begin(pl);
+	store64(&pl->id, st->next_id);
+	store64(&pl->first, p->first);
+	atomic_store_explicit((_Atomic __u32 *)&pl->len, p->len,
+	    memory_order_relaxed);
+	store64(&pl->lock_mask, p->lock_mask);
+	for (s = 0; s < BWREG_MAX_LOCKS; s++)
+		if (p->lock_mask & (1ULL << s))
+			store64(&pl->lock_launches[s], p->lock_launches[s]);
+	for (j = 0; j < p->len; j++)
+		for (i = 0; i < ncores; i++)
+			store64(&pl->events[j][cores[i]], p->events[j][i]);
+	plan_end(pl);
+	*id = st->next_id++;
+	st->newest = buf;
+	return 0;
+}
+
+void reg_kmod_withdraw(struct bwreg_page *pg, struct reg_kmod_plans *st)
+{
+	unsigned int b;
+
+	for (b = 0; b < 2; b++) {
+		plan_begin(&pg->plan[b]);
+		store64(&pg->plan[b].id, 0);
+		plan_end(&pg->plan[b]);
+	}
+	st->newest = -1;
+}
+
+void reg_kmod_write_static(struct bwreg_page *pg, const int *cores,
+    const uint64_t *events, unsigned int ncores)
+{
+	unsigned int i;
+
+	for (i = 0; i < ncores; i++)
+		release64(&pg->static_events[cores[i]], events[i]);
+}
 
 static int reg_kmod_check(const struct reg_config *cfg, char *err,
     size_t errlen, uint64_t *mask)
@@ -101,6 +206,22 @@ static void reg_kmod_event(const struct reg_config *cfg,
 		c->flags |= BWREG_CFG_MODULE_EVENT;
 }
 
+static void reg_kmod_config_error(const struct bwreg_config *c,
+    const char *dev, uint64_t mask, int e, char *err, size_t errlen)
+{
+	char what[64];
+
+	if (c->flags & BWREG_CFG_MODULE_EVENT)
+		snprintf(what, sizeof(what), "the module's event");
+	else
+		snprintf(what, sizeof(what), "event %u:0x%llx", c->event_type,
+		    (unsigned long long)c->event_config);
+	snprintf(err, errlen, "kmod: %s: configure CPUs 0x%llx with %s: %s%s",
+	    dev, (unsigned long long)mask, what, strerror(e),
+	    e == ENODEV || e == EOPNOTSUPP ? " (no such PMU event here; see "
+	    "dmesg)" : e == EPERM ? " (open the device for writing)" : "");
+}
+
 static int reg_kmod_setup(struct regulator *r, const struct reg_config *cfg,
     uint64_t mask, char *err, size_t errlen)
 {
@@ -135,19 +256,7 @@ static int reg_kmod_setup(struct regulator *r, const struct reg_config *cfg,
 	if (ioctl(r->fd, BWREG_IOC_CONFIG, &c) != 0) {
 		int e = errno;
 
-		if (c.flags & BWREG_CFG_MODULE_EVENT)
-			snprintf(err, errlen, "kmod: %s: configure CPUs "
-			    "0x%llx with the module's event: %s%s", dev,
-			    (unsigned long long)mask, strerror(e),
-			    e == ENODEV || e == EOPNOTSUPP ? " (no such PMU "
-			    "event here; see dmesg)" : "");
-		else
-			snprintf(err, errlen, "kmod: %s: configure CPUs "
-			    "0x%llx with event %u:0x%llx: %s%s", dev,
-			    (unsigned long long)mask, c.event_type,
-			    (unsigned long long)c.event_config, strerror(e),
-			    e == ENODEV || e == EOPNOTSUPP ? " (no such PMU "
-			    "event here; see dmesg)" : "");
+		reg_kmod_config_error(&c, dev, mask, e, err, errlen);
 		return -e;
 	}
 	p = mmap(NULL, BWREG_MAP_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -165,17 +274,41 @@ static int reg_kmod_setup(struct regulator *r, const struct reg_config *cfg,
 	return 0;
 }
 
+static void reg_kmod_unmap_lock(struct regulator *r, unsigned int slot)
+{
+	if (r->lock[slot] != NULL)
+		munmap(r->lock[slot], (size_t)sysconf(_SC_PAGESIZE));
+	r->lock[slot] = NULL;
+}
+
 static void reg_kmod_close(struct regulator *r)
 {
+	unsigned int s;
+
 	if (r == NULL)
 		return;
+	/* stopping also revokes every lock slot */
 	if (r->fd >= 0)
 		(void)ioctl(r->fd, BWREG_IOC_STOP);
+	for (s = 0; s < REG_MAX_LOCKS; s++)
+		reg_kmod_unmap_lock(r, s);
 	if (r->pg != NULL)
 		munmap(r->pg, BWREG_MAP_SIZE);
 	if (r->fd >= 0)
 		close(r->fd);
+	pthread_mutex_destroy(&r->plan_mu);
 	free(r);
+}
+
+static void reg_kmod_mutex(pthread_mutex_t *mu)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	/* the period thread runs SCHED_FIFO; the event loop may not */
+	(void)pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(mu, &a);
+	pthread_mutexattr_destroy(&a);
 }
 
 static int reg_kmod_open(struct regulator **rp, const struct reg_config *cfg,
@@ -195,6 +328,8 @@ static int reg_kmod_open(struct regulator **rp, const struct reg_config *cfg,
 		snprintf(err, errlen, "kmod: out of memory");
 		return -ENOMEM;
 	}
+	reg_kmod_mutex(&r->plan_mu);
+	reg_kmod_plans_init(&r->plans);
 	r->ncores = cfg->ncores;
 	memcpy(r->cores, cfg->cores, sizeof(r->cores));
 	r->period_ns = cfg->period_ns;
@@ -202,8 +337,10 @@ static int reg_kmod_open(struct regulator **rp, const struct reg_config *cfg,
 	if (r->fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "kmod: %s: %s%s", dev, strerror(errno),
-		    errno == ENOENT ? " (is the bwreg module loaded?)" : "");
-		free(r);
+		    errno == ENOENT ? " (is the bwreg module loaded?)" :
+		    errno == EACCES ? " (the daemon needs it read-write; see "
+		    "doc/kmod.md)" : "");
+		reg_kmod_close(r);
 		return ret;
 	}
 	ret = reg_kmod_setup(r, cfg, mask, err, errlen);
@@ -215,21 +352,10 @@ static int reg_kmod_open(struct regulator **rp, const struct reg_config *cfg,
 	return 0;
 }
 
-static uint64_t load64(const __u64 *p)
-{
-	return atomic_load_explicit((const _Atomic __u64 *)p,
-	    memory_order_acquire);
-}
-
-static void store64(__u64 *p, uint64_t v)
-{
-	atomic_store_explicit((_Atomic __u64 *)p, v, memory_order_release);
-}
-
 /*
  * The period number follows from the clock the same way the module
  * computes it (period n starts at base + n * T), so a period timer that
- * fires late in the kernel does not make the daemon write for a period
+ * fires late in the kernel does not make the daemon plan from a period
  * that has already begun.
  */
 static int reg_kmod_clock(struct regulator *r, uint64_t *period,
@@ -248,120 +374,32 @@ static int reg_kmod_clock(struct regulator *r, uint64_t *period,
 	return 0;
 }
 
-/* The buffer to rewrite: the one not holding the newest plan. */
-static struct bwreg_plan *reg_kmod_older(struct bwreg_page *pg)
-{
-	return load64(&pg->plan[0].id) <= load64(&pg->plan[1].id) ?
-	    &pg->plan[0] : &pg->plan[1];
-}
-
-/* Sequence word odd, fields, sequence even: see kmod/uapi/bwreg.h. */
 static int reg_kmod_apply_plan(struct regulator *r, const struct reg_plan *p)
 {
-	struct bwreg_plan *b;
-	uint64_t seq;
-	unsigned int j, i;
+	uint64_t id;
+	int ret;
 
-	if (p->len < 1 || p->len > BWREG_PLAN_MAX)
-		return -EINVAL;
-	b = reg_kmod_older(r->pg);
-	seq = load64(&b->seq);
-	store64(&b->seq, seq | 1);
-	atomic_thread_fence(memory_order_release);
-	store64(&b->id, ++r->plan_ids);
-	store64(&b->first, p->first);
-	atomic_store_explicit((_Atomic __u32 *)&b->len, p->len,
-	    memory_order_relaxed);
-	store64(&b->lock_mask, p->lock_mask);
-	for (i = 0; i < BWREG_MAX_LOCKS; i++)
-		store64(&b->lock_launches[i], p->lock_launches[i]);
-	for (j = 0; j < p->len; j++)
-		for (i = 0; i < r->ncores; i++)
-			store64(&b->events[j][r->cores[i]], p->events[j][i]);
-	atomic_thread_fence(memory_order_release);
-	store64(&b->seq, (seq | 1) + 1);
-	return 0;
+	pthread_mutex_lock(&r->plan_mu);
+	ret = reg_kmod_write_plan(r->pg, &r->plans, p, r->cores, r->ncores,
+	    &id);
+	pthread_mutex_unlock(&r->plan_mu);
+	return ret;
 }
 
-/* Empty both plan buffers (the holders changed). */
-static void reg_kmod_withdraw(struct bwreg_page *pg)
-{
-	unsigned int i;
-	uint64_t seq;
-
-	for (i = 0; i < 2; i++) {
-		seq = load64(&pg->plan[i].seq);
-		store64(&pg->plan[i].seq, seq | 1);
-		atomic_thread_fence(memory_order_release);
-		store64(&pg->plan[i].id, 0);
-		store64(&pg->plan[i].seq, (seq | 1) + 1);
-	}
-}
-
+/*
+ * The lock holders changed: the plans were decided for the old ones.
+ * Withdraw them first, then write the new static budget, so no period
+ * runs an old plan with the new static budget underneath.
+ */
 static int reg_kmod_set_static(struct regulator *r, const uint64_t *events,
     unsigned int ncores)
 {
-	unsigned int i;
-
 	if (ncores != r->ncores)
 		return -EINVAL;
-	/* the plans were decided for the old holders */
-	reg_kmod_withdraw(r->pg);
-	for (i = 0; i < ncores; i++)
-		store64(&r->pg->static_events[r->cores[i]], events[i]);
-	return 0;
-}
-
-static int reg_kmod_lock_open(struct regulator *r, unsigned int slot,
-    uint64_t events, struct reg_lock_files *lf, char *err, size_t errlen)
-{
-	struct bwreg_lock_fd a;
-
-	if (slot >= BWREG_MAX_LOCKS)
-		return -EINVAL;
-	store64(&r->pg->lock_static[slot], events);
-	memset(&a, 0, sizeof(a));
-	a.slot = slot;
-	if (ioctl(r->fd, BWREG_IOC_LOCK_FD, &a) != 0) {
-		snprintf(err, errlen, "kmod: lock file for slot %u: %s", slot,
-		    strerror(errno));
-		return -errno;
-	}
-	lf->kind = REG_LOCK_KMOD;
-	lf->nfds = 1;
-	lf->fds[0] = a.fd;
-	lf->fds[1] = -1;
-	return 0;
-}
-
-static int reg_kmod_lock_static(struct regulator *r, unsigned int slot,
-    uint64_t events)
-{
-	if (slot >= BWREG_MAX_LOCKS)
-		return -EINVAL;
-	store64(&r->pg->lock_static[slot], events);
-	return 0;
-}
-
-static int reg_kmod_lock_close(struct regulator *r, unsigned int slot)
-{
-	uint32_t s = slot;
-
-	if (slot >= BWREG_MAX_LOCKS)
-		return -EINVAL;
-	store64(&r->pg->lock_static[slot], BWREG_UNLIMITED);
-	return ioctl(r->fd, BWREG_IOC_LOCK_REVOKE, &s) ? -errno : 0;
-}
-
-static int reg_kmod_locks(struct regulator *r, struct reg_locks *out)
-{
-	struct bwreg_locks l;
-
-	if (ioctl(r->fd, BWREG_IOC_LOCKS, &l) != 0)
-		return -errno;
-	out->held = l.held;
-	out->valid = l.valid;
-	memcpy(out->launches, l.launches, sizeof(out->launches));
+	pthread_mutex_lock(&r->plan_mu);
+	reg_kmod_withdraw(r->pg, &r->plans);
+	reg_kmod_write_static(r->pg, r->cores, events, ncores);
+	pthread_mutex_unlock(&r->plan_mu);
 	return 0;
 }
 
@@ -380,6 +418,21 @@ static int reg_kmod_heartbeat(struct regulator *r)
 	atomic_fetch_add_explicit((_Atomic __u64 *)&r->pg->heartbeat, 1,
 	    memory_order_release);
 	return 0;
+}
+
+static void reg_kmod_core_stats(struct reg_core_stats *o,
+    const struct bwreg_cpu_stats *c)
+{
+	o->events = c->events;
+	o->throttles = c->throttles;
+	o->throttled_ns = c->throttled_ns;
+	/* periods on a limited static budget or on the fail-safe one */
+	o->fallbacks = c->fallbacks + c->failsafe;
+	o->plan_first = c->plan_first;
+	o->plan_ahead = c->plan_ahead;
+	o->refused = c->refused;
+	o->lock_limited = c->lock_limited;
+	o->unregulated = c->unregulated;
 }
 
 static int reg_kmod_stats(struct regulator *r, struct reg_stats *out)
@@ -405,21 +458,95 @@ static int reg_kmod_stats(struct regulator *r, struct reg_stats *out)
 	out->lock.kick_ns_last = st->lock.kick_ns_last;
 	out->lock.kick_ns_max = st->lock.kick_ns_max;
 	out->lock.kick_ns_sum = st->lock.kick_ns_sum;
-	for (i = 0; i < r->ncores; i++) {
-		const struct bwreg_cpu_stats *c = &st->cpu[r->cores[i]];
-
-		out->core[i].events = c->events;
-		out->core[i].throttles = c->throttles;
-		out->core[i].throttled_ns = c->throttled_ns;
-		/* Periods without a plan entry: static or fail-safe. */
-		out->core[i].fallbacks = c->fallbacks + c->failsafe;
-		out->core[i].plan_first = c->plan_first;
-		out->core[i].plan_ahead = c->plan_ahead;
-		out->core[i].refused = c->refused;
-		out->core[i].lock_limited = c->lock_limited;
-		out->core[i].unregulated = c->unregulated;
-	}
+	for (i = 0; i < r->ncores; i++)
+		reg_kmod_core_stats(&out->core[i], &st->cpu[r->cores[i]]);
 	free(st);
+	return 0;
+}
+
+/*
+ * A lock slot: its static budget first (the module reads it from the
+ * first decision on), then the file.  The daemon keeps a read-only
+ * mapping of the page for locks(), so the period thread reads the
+ * application's words without a system call.
+ */
+static int reg_kmod_lock_open(struct regulator *r, unsigned int slot,
+    uint64_t events, struct reg_lock_files *files, char *err, size_t errlen)
+{
+	struct bwreg_lock_fd a;
+	void *p;
+
+	if (slot >= REG_MAX_LOCKS) {
+		snprintf(err, errlen, "kmod: lock slot %u out of range "
+		    "(0..%d)", slot, REG_MAX_LOCKS - 1);
+		return -EINVAL;
+	}
+	release64(&r->pg->lock_static[slot], events);
+	memset(&a, 0, sizeof(a));
+	a.slot = slot;
+	if (ioctl(r->fd, BWREG_IOC_LOCK_FD, &a) != 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "kmod: lock slot %u: %s", slot,
+		    strerror(e));
+		return -e;
+	}
+	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
+	    a.fd, 0);
+	if (p == MAP_FAILED) {
+		int e = errno;
+
+		snprintf(err, errlen, "kmod: lock slot %u: mmap: %s", slot,
+		    strerror(e));
+		close(a.fd);
+		(void)ioctl(r->fd, BWREG_IOC_LOCK_REVOKE, &slot);
+		return -e;
+	}
+	reg_kmod_unmap_lock(r, slot);
+	r->lock[slot] = p;
+	memset(files, 0, sizeof(*files));
+	files->kind = REG_LOCK_KMOD;
+	files->nfds = 1;
+	files->fds[0] = a.fd;
+	files->fds[1] = -1;
+	return 0;
+}
+
+static int reg_kmod_lock_static(struct regulator *r, unsigned int slot,
+    uint64_t events)
+{
+	if (slot >= REG_MAX_LOCKS)
+		return -EINVAL;
+	release64(&r->pg->lock_static[slot], events);
+	return 0;
+}
+
+static int reg_kmod_lock_close(struct regulator *r, unsigned int slot)
+{
+	uint32_t s = slot;
+
+	if (slot >= REG_MAX_LOCKS)
+		return -EINVAL;
+	reg_kmod_unmap_lock(r, slot);
+	return ioctl(r->fd, BWREG_IOC_LOCK_REVOKE, &s) ? -errno : 0;
+}
+
+static int reg_kmod_locks(struct regulator *r, struct reg_locks *out)
+{
+	unsigned int s;
+
+	memset(out, 0, sizeof(*out));
+	for (s = 0; s < REG_MAX_LOCKS; s++) {
+		const struct bwreg_lock *l = r->lock[s];
+
+		if (l == NULL)
+			continue;
+		out->valid |= 1ULL << s;
+		if (atomic_load_explicit((const _Atomic __u32 *)&l->held,
+		    memory_order_acquire))
+			out->held |= 1ULL << s;
+		out->launches[s] = load64(&l->launches);
+	}
 	return 0;
 }
 

@@ -8,9 +8,12 @@
 #include <linux/types.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/kref.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/version.h>
+#include <linux/wait.h>
 
 #include "uapi/bwreg.h"
 
@@ -32,6 +35,9 @@
 #define BWREG_FAIR_CLASS	"CFS"
 #endif
 
+/* "No period": nothing armed, nothing decided yet. */
+#define BWREG_NO_PERIOD		(~(u64)0)
+
 /* A running configuration; constant while the per-CPU parts run. */
 struct bwreg_conf {
 	u64	period_ns;
@@ -45,6 +51,44 @@ struct bwreg_conf {
 	u64	hb_timeout_ns;
 };
 
+/* What governs a period (one choice for every regulated CPU). */
+enum bwreg_kind {
+	BWREG_GOV_STATIC,	/* static budget (fallback or unregulated) */
+	BWREG_GOV_FIRST,	/* entry 0 of a plan */
+	BWREG_GOV_AHEAD,	/* a later entry of a plan */
+	BWREG_GOV_FAILSAFE,	/* heartbeat stopped */
+};
+
+/*
+ * The choice for one period, made by the first CPU to reach it
+ * (bwreg_plan.c) under bwreg_dec_lock.  The chosen entry is copied here,
+ * so every CPU uses the same consistent budgets without reading the
+ * daemon's page again.
+ */
+struct bwreg_decision {
+	u64		period;		/* BWREG_NO_PERIOD before the first */
+	u64		plan_id;	/* governing plan, 0 none */
+	enum bwreg_kind	kind;
+	bool		refused;	/* a covering plan was not admissible */
+	u64		held;		/* slots held when decided */
+	u64		cap;		/* lowest lock_static that applies */
+	u64		events[BWREG_MAX_CPUS];	/* chosen, before the cap */
+};
+
+/*
+ * A lock file (bwreg_lock.c).  References: one for the open file, one
+ * while it is its slot's current file.  The page is the application's
+ * struct bwreg_lock; it lives as long as the structure, and the mappings
+ * keep the file (hence the structure) alive.
+ */
+struct bwreg_lockf {
+	struct kref		ref;
+	u32			slot;
+	struct bwreg_lock	*pg;	/* vmalloc_user(PAGE_SIZE) */
+};
+
+struct bwreg_pen;
+
 /* Per-CPU regulator state. */
 struct bwreg_cpu {
 	unsigned int		cpu;
@@ -52,38 +96,69 @@ struct bwreg_cpu {
 	struct hrtimer		timer;		/* period boundary */
 	struct perf_event	*event;		/* budget counter */
 	struct irq_work		throttle_work;	/* overflow -> throttle */
-	struct task_struct	*thread;	/* holds the CPU when throttled */
+	struct task_struct	*thread;	/* arms the counter, holds the
+						 * CPU when throttled */
+	/*
+	 * Kept together in one cache line: the throttle thread waits on
+	 * `throttled` with WFE on arm64, and a store to `kick_req` from
+	 * another CPU must wake it too.
+	 */
 	u32			throttled;	/* 1: thread must hold the CPU */
-	u64			budget;		/* budget of the current period */
-	u64			count0;		/* counter at period start */
+	u32			rearm;		/* timer: new period to arm */
+	u64			kick_req;	/* last kick posted to this CPU */
+	u64			kick_cap;	/* lowest kick budget pending */
+	u64			kick_done;	/* last kick this CPU applied */
+	u64			kick_lowered;	/* last kick that lowered it */
+
 	u64			period;		/* period this CPU is in */
+	u64			budget;		/* its effective budget */
+	u64			armed;		/* period the counter counts for,
+						 * BWREG_NO_PERIOD: paused */
+	u64			used;		/* events of this period before
+						 * the current arming */
 	u64			ov_period;	/* period of the last overflow */
+	u64			ov_ns;		/* its time (fast mono clock) */
+	u64			lat_ov;		/* ov_ns of the throttle begun */
 	u64			throttle_start;	/* ns */
 	pid_t			charged_pid;	/* task the throttle is charged to */
 	/* TFS enforcement (BWREG_CFG_TFS_NICE), see bwreg_tfs.c */
 	struct task_struct	*charged_task;	/* ref handed to the thread */
 	u64			last_delta;	/* delta of the ended period */
+	u32			tfs_due;	/* thread: a throttle ended */
 	u32			restore;	/* thread: lift the penalty */
-	u32			penalized;	/* a penalty is applied */
-	struct task_struct	*pen_task;	/* thread-owned, holds a ref */
-	int			pen_orig;	/* its nice before */
-	int			pen_nice;	/* the nice we set */
-	u32			pen_steps;	/* pen_nice - pen_orig, for stats */
-	u64			last_hb;	/* heartbeat value last seen */
-	u64			last_hb_ns;	/* when it last changed */
-	bool			failsafe;	/* this CPU is on the fail-safe */
+	struct bwreg_pen	*pen;		/* thread-owned: our demand */
+	u32			pen_steps;	/* steps applied, for stats */
 	struct bwreg_cpu_stats	st;
 };
 
 extern struct bwreg_conf bwreg_conf;
 extern struct bwreg_page *bwreg_page;
 
+/* bwreg_plan.c: the per-period choice, under bwreg_dec_lock. */
+extern raw_spinlock_t bwreg_dec_lock;
+extern struct bwreg_decision bwreg_dec;
+extern struct bwreg_lockf *bwreg_slots[BWREG_MAX_LOCKS];
+void bwreg_plan_reset(u64 now);
+const struct bwreg_decision *bwreg_plan_decide(u64 now);
+void bwreg_plan_stats(struct bwreg_stats *st);
+void bwreg_plan_init(void);
+void bwreg_plan_exit(void);
+
+/* bwreg_lock.c */
+extern struct bwreg_lock_stats bwreg_lock_st;	/* under bwreg_dec_lock */
+long bwreg_lock_fd(void __user *arg);
+long bwreg_lock_revoke(void __user *arg);
+long bwreg_lock_list(void __user *arg);
+void bwreg_lock_reset(void);
+
 /* bwreg_tfs.c (throttle thread context) */
-void bwreg_tfs_penalize(struct bwreg_cpu *c, struct task_struct *t,
-			u64 delta);
-void bwreg_tfs_restore(struct bwreg_cpu *c);
+void bwreg_tfs_after_throttle(struct bwreg_cpu *c, struct task_struct *t,
+			      u64 delta);
+void bwreg_tfs_release(struct bwreg_cpu *c);
+void bwreg_tfs_release_all(void);
 
 /* bwreg_core.c */
+extern wait_queue_head_t bwreg_kick_wq;
 int bwreg_core_start(void);
 void bwreg_core_stop(void);
 bool bwreg_core_running(void);
@@ -91,5 +166,13 @@ u64 bwreg_period_of(u64 now);
 void bwreg_core_stats(struct bwreg_stats *st);
 int bwreg_core_init(void);
 void bwreg_core_exit(void);
+struct bwreg_cpu *bwreg_cpu_of(unsigned int cpu);
+u64 bwreg_core_kick(u64 cap, u64 seq);
+bool bwreg_core_kick_done(u64 seq, u64 mask, bool *lowered);
+/* Throttle latency (overflow to CPU held) histogram, for debugfs. */
+#define BWREG_LAT_BUCKETS	128
+bool bwreg_core_lat(unsigned int cpu, u64 *count, u64 *sum, u64 *max,
+		    u32 *bucket);
+u64 bwreg_lat_floor(unsigned int b);
 
 #endif /* _BWREG_H */

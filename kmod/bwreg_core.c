@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bwreg_core.c - per-CPU regulation: the period timer, the budget counter,
- * the throttle thread and CPU hotplug (BWLOCK++ Algorithm 2 on the
+ * the throttle thread, kicks and CPU hotplug (BWLOCK++ Algorithm 2 on the
  * MemGuard design).
  *
- * Contexts: the period timer is a pinned hard hrtimer and the throttle
- * irq_work is a hard irq_work, so both run in hard interrupt context on
- * their own CPU, also on PREEMPT_RT.  The counter's overflow handler may
- * run in NMI context (hardware PMUs), so it only queues the irq_work.
- * Everything a CPU's timer, irq_work and overflow handler touch is that
- * CPU's struct bwreg_cpu; the throttle thread only waits on it.
+ * Contexts.  The period timer is a pinned hard hrtimer and the throttle
+ * irq_work a hard irq_work: both run in hard interrupt context on their
+ * own CPU, also on PREEMPT_RT.  The counter's overflow handler may run in
+ * NMI context (hardware PMUs), so it only queues the irq_work.  The
+ * counter is driven only through the perf API (perf_event_pause(),
+ * perf_event_period(), perf_event_enable()), which takes the event
+ * context's mutex, so every counter operation happens in the CPU's
+ * throttle thread: a SCHED_FIFO kthread bound to the CPU that also holds
+ * the CPU while it is throttled.
+ *
+ * A period boundary therefore has two steps: the timer switches to the
+ * new period (decision, stats, release of a throttle) and wakes the
+ * thread; the thread re-arms the counter with the new budget.  The thread
+ * preempts every fair-class task at once, so best-effort work does not
+ * run in between.  The counter remembers the period it was armed for
+ * (`armed`); an overflow of a counter armed for another period than the
+ * current one is stale and ignored (it can only come from the gap
+ * between the two steps).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,29 +42,11 @@ static DEFINE_PER_CPU(struct bwreg_cpu, bwreg_cpus);
 
 static int bwreg_hp_state;		/* dynamic cpuhp state, 0: stopped */
 static bool bwreg_setting_up;		/* online errors fail the config */
-static atomic_t bwreg_failsafe_cpus;	/* CPUs on the fail-safe budget */
-static atomic64_t bwreg_cur_period;
-static unsigned long bwreg_msg;		/* messages for bwreg_msg_work */
-static struct irq_work bwreg_msg_work;
+DECLARE_WAIT_QUEUE_HEAD(bwreg_kick_wq);
 
-#define BWREG_MSG_FAILSAFE	0
-#define BWREG_MSG_RESUMED	1
-
-/* Messages are printed from a normal irq_work, not from the hard timer. */
-static void bwreg_msg_fn(struct irq_work *w)
+struct bwreg_cpu *bwreg_cpu_of(unsigned int cpu)
 {
-	if (test_and_clear_bit(BWREG_MSG_FAILSAFE, &bwreg_msg))
-		pr_warn("daemon heartbeat stopped for more than %llu ms: fail-safe budget of %llu events per period applies\n",
-			div_u64(bwreg_conf.hb_timeout_ns, NSEC_PER_MSEC),
-			bwreg_conf.failsafe_events);
-	if (test_and_clear_bit(BWREG_MSG_RESUMED, &bwreg_msg))
-		pr_info("daemon heartbeat resumed: daemon budgets apply again\n");
-}
-
-static void bwreg_post(int msg)
-{
-	set_bit(msg, &bwreg_msg);
-	irq_work_queue(&bwreg_msg_work);
+	return per_cpu_ptr(&bwreg_cpus, cpu);
 }
 
 u64 bwreg_period_of(u64 now)
@@ -67,143 +61,56 @@ static u64 bwreg_boundary(u64 n)
 	return bwreg_conf.base_ns + n * bwreg_conf.period_ns;
 }
 
-/* Publish period n in the page if no CPU has published a later one. */
-static void bwreg_publish_clock(u64 n)
+/* Copy a CPU's statistics word by word (the page is read concurrently). */
+static void bwreg_copy_stats(struct bwreg_cpu_stats *dst,
+			     const struct bwreg_cpu *c)
 {
-	s64 old = atomic64_read(&bwreg_cur_period);
+	const u64 *s = (const u64 *)&c->st;
+	u64 *d = (u64 *)dst;
+	unsigned int i;
 
-	while ((u64)old < n) {
-		if (atomic64_try_cmpxchg(&bwreg_cur_period, &old, n)) {
-			WRITE_ONCE(bwreg_page->next_boundary_ns,
-				   bwreg_boundary(n + 1));
-			smp_wmb();
-			WRITE_ONCE(bwreg_page->period, n);
-			return;
-		}
-	}
-}
-
-static bool bwreg_event_local(struct perf_event *e)
-{
-	return e && e->state == PERF_EVENT_STATE_ACTIVE &&
-	       e->oncpu == smp_processor_id();
-}
-
-/* Counter value; called with interrupts off on the counter's CPU. */
-static u64 bwreg_read_count(struct bwreg_cpu *c)
-{
-	struct perf_event *e = c->event;
-
-	if (!e)
-		return 0;
-	if (bwreg_event_local(e))
-		e->pmu->read(e);
-	return local64_read(&e->count);
-}
-
-/*
- * Software events other than the clock events count their period up from
- * -period to 0; hardware PMUs and the hrtimer-driven clock events keep the
- * events left until overflow.
- */
-static bool bwreg_negative_period(void)
-{
-	return bwreg_conf.event_type == PERF_TYPE_SOFTWARE &&
-	       bwreg_conf.event_config != PERF_COUNT_SW_CPU_CLOCK &&
-	       bwreg_conf.event_config != PERF_COUNT_SW_TASK_CLOCK;
-}
-
-static u64 bwreg_sample_period(u64 budget)
-{
-	if (budget >= BWREG_MAX_BUDGET)
-		return BWREG_MAX_BUDGET;
-	return budget ? budget : 1;
-}
-
-/* Reload the counter so it overflows after `budget` events. */
-static void bwreg_program(struct bwreg_cpu *c, u64 budget)
-{
-	struct perf_event *e = c->event;
-	u64 p = bwreg_sample_period(budget);
-
-	c->budget = budget;
-	if (!bwreg_event_local(e))
-		return;
-	e->pmu->stop(e, PERF_EF_UPDATE);
-	e->hw.sample_period = p;
-	e->hw.last_period = p;
-	if (bwreg_negative_period())
-		local64_set(&e->hw.period_left, -(s64)p);
-	else
-		local64_set(&e->hw.period_left, p);
-	e->pmu->start(e, PERF_EF_RELOAD);
-}
-
-/* Heartbeat watchdog; true while this CPU must use the fail-safe budget. */
-static bool bwreg_check_heartbeat(struct bwreg_cpu *c, u64 now)
-{
-	u64 hb = READ_ONCE(bwreg_page->heartbeat);
-
-	if (!bwreg_conf.hb_timeout_ns)
-		return false;
-	if (hb != c->last_hb) {
-		c->last_hb = hb;
-		c->last_hb_ns = now;
-		if (c->failsafe) {
-			c->failsafe = false;
-			if (atomic_dec_and_test(&bwreg_failsafe_cpus)) {
-				WRITE_ONCE(bwreg_page->failsafe, 0);
-				bwreg_post(BWREG_MSG_RESUMED);
-			}
-		}
-	} else if (!c->failsafe &&
-		   now - c->last_hb_ns > bwreg_conf.hb_timeout_ns) {
-		c->failsafe = true;
-		if (atomic_inc_return(&bwreg_failsafe_cpus) == 1) {
-			WRITE_ONCE(bwreg_page->failsafe, 1);
-			bwreg_post(BWREG_MSG_FAILSAFE);
-		}
-	}
-	return c->failsafe;
-}
-
-/*
- * Budget for period n: the daemon's word if it is tagged with exactly n
- * (read twice around the value, see uapi/bwreg.h), else the static one.
- */
-static u64 bwreg_pick_budget(struct bwreg_cpu *c, u64 n, u64 now)
-{
-	struct bwreg_budget *b = &bwreg_page->budget[c->cpu];
-	u64 tag, ev;
-
-	if (bwreg_check_heartbeat(c, now)) {
-		c->st.failsafe++;
-		return bwreg_conf.failsafe_events;
-	}
-	tag = smp_load_acquire(&b->period);
-	ev = READ_ONCE(b->events);
-	smp_rmb();
-	if (tag == n && READ_ONCE(b->period) == n)
-		return ev;
-	c->st.fallbacks++;
-	return READ_ONCE(bwreg_page->static_events[c->cpu]);
-}
-
-static void bwreg_mirror_stats(struct bwreg_cpu *c)
-{
-	struct bwreg_cpu_stats *p = &bwreg_page->stats[c->cpu];
-
-	WRITE_ONCE(p->events, c->st.events);
-	WRITE_ONCE(p->throttles, c->st.throttles);
-	WRITE_ONCE(p->throttled_ns, c->st.throttled_ns);
-	WRITE_ONCE(p->fallbacks, c->st.fallbacks);
-	WRITE_ONCE(p->failsafe, c->st.failsafe);
-	WRITE_ONCE(p->tfs_charge_ns, c->st.tfs_charge_ns);
-	WRITE_ONCE(p->periods, c->st.periods);
-	WRITE_ONCE(p->last_pid, c->st.last_pid);
-	WRITE_ONCE(p->flags, c->st.flags |
+	BUILD_BUG_ON(sizeof(c->st) % sizeof(u64));
+	for (i = 0; i < sizeof(c->st) / sizeof(u64); i++)
+		WRITE_ONCE(d[i], READ_ONCE(s[i]));
+	WRITE_ONCE(dst->flags, READ_ONCE(c->st.flags) |
 		   (min_t(u32, READ_ONCE(c->pen_steps), 0xff) <<
 		    BWREG_CPU_NICE_SHIFT));
+}
+
+/* Take the period `now` lies in; interrupts off. */
+static void bwreg_adopt(struct bwreg_cpu *c, u64 now)
+{
+	const struct bwreg_decision *d;
+	u64 ev;
+
+	raw_spin_lock(&bwreg_dec_lock);
+	d = bwreg_plan_decide(now);
+	ev = d->events[c->cpu];
+	c->period = d->period;
+	c->budget = min(ev, d->cap);
+	c->st.periods++;
+	switch (d->kind) {
+	case BWREG_GOV_FIRST:
+		c->st.plan_first++;
+		break;
+	case BWREG_GOV_AHEAD:
+		c->st.plan_ahead++;
+		break;
+	case BWREG_GOV_FAILSAFE:
+		c->st.failsafe++;
+		break;
+	case BWREG_GOV_STATIC:
+		if (ev >= BWREG_MAX_BUDGET && !d->held)
+			c->st.unregulated++;
+		else
+			c->st.fallbacks++;
+		break;
+	}
+	if (d->refused)
+		c->st.refused++;
+	if (d->cap < ev)
+		c->st.lock_limited++;
+	raw_spin_unlock(&bwreg_dec_lock);
 }
 
 /* Release a throttled CPU and charge delta (TFS Eq. 2: V += rho * delta). */
@@ -223,51 +130,57 @@ static void bwreg_unthrottle(struct bwreg_cpu *c, u64 now)
 	smp_store_release(&c->throttled, 0);
 }
 
-/* End the current period and start the one `now` is in. */
+/* End the current period and start the one `now` is in (hard irq). */
 static void bwreg_new_period(struct bwreg_cpu *c, u64 now)
 {
-	u64 n = bwreg_period_of(now);
-	u64 cnt = bwreg_read_count(c);
-
-	c->st.events += cnt - c->count0;
-	c->st.periods++;
-	if (READ_ONCE(c->throttled)) {
+	if (READ_ONCE(c->throttled))
 		bwreg_unthrottle(c, now);
-	} else if (READ_ONCE(c->penalized)) {
-		/* A period without a throttle lifts the TFS penalty. */
-		WRITE_ONCE(c->restore, 1);
-		wake_up_process(c->thread);
-	}
-	c->period = n;
-	bwreg_publish_clock(n);
-	bwreg_program(c, bwreg_pick_budget(c, n, now));
-	c->count0 = bwreg_read_count(c);
-	bwreg_mirror_stats(c);
+	else if (READ_ONCE(c->pen))
+		WRITE_ONCE(c->restore, 1);	/* no throttle: lift TFS */
+	bwreg_adopt(c, now);
+	WRITE_ONCE(c->rearm, 1);
+	bwreg_copy_stats(&bwreg_page->stats[c->cpu], c);
+	wake_up_process(c->thread);
 }
 
 static enum hrtimer_restart bwreg_timer_fn(struct hrtimer *t)
 {
 	struct bwreg_cpu *c = container_of(t, struct bwreg_cpu, timer);
-	u64 now = ktime_get_ns();
 
 	if (!READ_ONCE(c->active))
 		return HRTIMER_NORESTART;
-	bwreg_new_period(c, now);
+	bwreg_new_period(c, ktime_get_ns());
 	hrtimer_set_expires(t, ns_to_ktime(bwreg_boundary(c->period + 1)));
 	return HRTIMER_RESTART;
 }
 
-/* Overflow: the budget is used up.  May run in NMI context. */
+/*
+ * Overflow: the budget is used up.  May run in NMI context.  A counter
+ * armed for an earlier period is stale (the timer has switched, the
+ * thread has not re-armed yet) and must not throttle the new period.
+ */
 static void bwreg_overflow(struct perf_event *e, struct perf_sample_data *d,
 			   struct pt_regs *regs)
 {
 	struct bwreg_cpu *c = e->overflow_handler_context;
+	u64 armed = READ_ONCE(c->armed);
 
-	if (!READ_ONCE(c->active) || c->budget >= BWREG_MAX_BUDGET ||
-	    READ_ONCE(c->throttled))
+	if (!READ_ONCE(c->active) || READ_ONCE(c->throttled) ||
+	    armed != READ_ONCE(c->period) ||
+	    READ_ONCE(c->budget) >= BWREG_MAX_BUDGET)
 		return;
-	c->ov_period = c->period;
+	c->ov_period = armed;
+	c->ov_ns = ktime_get_mono_fast_ns();
 	irq_work_queue(&c->throttle_work);
+}
+
+/* Mark the CPU throttled; its thread holds it.  Interrupts off. */
+static void bwreg_start_throttle(struct bwreg_cpu *c)
+{
+	c->throttle_start = ktime_get_ns();
+	c->st.throttles++;
+	c->st.flags |= BWREG_CPU_THROTTLED;
+	WRITE_ONCE(c->throttled, 1);
 }
 
 /* Hard irq_work on the overflowing CPU: start throttling it. */
@@ -277,7 +190,8 @@ static void bwreg_throttle_fn(struct irq_work *w)
 	struct task_struct *t = current;
 
 	if (!READ_ONCE(c->active) || READ_ONCE(c->throttled) ||
-	    c->ov_period != c->period || c->budget >= BWREG_MAX_BUDGET)
+	    c->ov_period != c->period || c->armed != c->period ||
+	    c->budget >= BWREG_MAX_BUDGET)
 		return;
 	/* Charge user tasks of the fair class only: not idle, not kthreads. */
 	if (is_idle_task(t) || (t->flags & PF_KTHREAD) || rt_task(t))
@@ -286,51 +200,218 @@ static void bwreg_throttle_fn(struct irq_work *w)
 		c->charged_pid = task_pid_nr(t);
 	if (c->charged_pid) {
 		c->st.last_pid = c->charged_pid;
-		/* The thread takes this reference (bwreg_tfs_penalize). */
+		/* The thread takes this reference (bwreg_tfs_after_throttle). */
 		if ((bwreg_conf.flags & BWREG_CFG_TFS_NICE) &&
 		    !READ_ONCE(c->charged_task)) {
 			get_task_struct(t);
 			WRITE_ONCE(c->charged_task, t);
 		}
 	}
-	c->throttle_start = ktime_get_ns();
-	c->st.throttles++;
-	c->st.flags |= BWREG_CPU_THROTTLED;
-	WRITE_ONCE(c->throttled, 1);
+	WRITE_ONCE(c->lat_ov, c->ov_ns);
+	bwreg_start_throttle(c);
 	wake_up_process(c->thread);
+}
+
+static bool bwreg_kick_pending(struct bwreg_cpu *c)
+{
+	return READ_ONCE(c->kick_req) != READ_ONCE(c->kick_done);
+}
+
+/* Tell the kicker this CPU has applied kick `req`. */
+static void bwreg_kick_ack(struct bwreg_cpu *c, u64 req, bool lowered)
+{
+	if (lowered)
+		WRITE_ONCE(c->kick_lowered, req);
+	smp_store_release(&c->kick_done, req);
+	wake_up_all(&bwreg_kick_wq);
+}
+
+/*
+ * Arm the counter for the rest of the current period (thread context, on
+ * the CPU): at a boundary with the new budget, after a kick with the
+ * lowered one less what the CPU used in this period.  A kick that leaves
+ * nothing throttles at once.
+ */
+static void bwreg_arm(struct bwreg_cpu *c)
+{
+	struct perf_event *e = c->event;
+	u64 req = smp_load_acquire(&c->kick_req);
+	u64 kcap = xchg(&c->kick_cap, BWREG_UNLIMITED);
+	u64 cnt, used, b, left = 0;
+	bool lowered = false;
+	unsigned long flags;
+
+	cnt = perf_event_pause(e, true);
+	local_irq_save(flags);
+	WRITE_ONCE(c->st.events, c->st.events + cnt);
+	used = c->armed == c->period ? c->used + cnt : 0;
+	if (kcap < c->budget) {
+		c->budget = kcap;
+		lowered = true;
+	}
+	b = c->budget;
+	c->used = used;
+	WRITE_ONCE(c->rearm, 0);
+	WRITE_ONCE(c->armed, BWREG_NO_PERIOD);
+	if (READ_ONCE(c->throttled)) {
+		/* throttled meanwhile: stay paused while held */
+	} else if (b < BWREG_MAX_BUDGET && used && used >= b) {
+		c->charged_pid = 0;	/* the task preempted is unknown */
+		bwreg_start_throttle(c);
+	} else {
+		left = b >= BWREG_MAX_BUDGET ? BWREG_MAX_BUDGET :
+		       max_t(u64, b - used, 1);
+		WRITE_ONCE(c->armed, c->period);
+	}
+	local_irq_restore(flags);
+	if (left) {
+		if (perf_event_period(e, left))
+			pr_warn_once("perf_event_period(%llu) failed on CPU %u\n",
+				     left, c->cpu);
+		perf_event_enable(e);
+	}
+	if (req != READ_ONCE(c->kick_done))
+		bwreg_kick_ack(c, req, lowered);
+}
+
+/*
+ * Throttle latency, overflow to the CPU held: log-linear buckets (four
+ * per power of two) read through debugfs.
+ */
+struct bwreg_lat {
+	u64	count;
+	u64	sum_ns;
+	u64	max_ns;
+	u32	bucket[BWREG_LAT_BUCKETS];
+};
+static DEFINE_PER_CPU(struct bwreg_lat, bwreg_lats);
+
+static unsigned int bwreg_lat_bucket(u64 ns)
+{
+	unsigned int lg, b;
+
+	if (ns < 4)
+		return (unsigned int)ns;
+	lg = fls64(ns) - 1;
+	b = lg * 4 + (unsigned int)((ns >> (lg - 2)) & 3);
+	return min_t(unsigned int, b, BWREG_LAT_BUCKETS - 1);
+}
+
+/* Lower bound of bucket b in ns (for the reader). */
+u64 bwreg_lat_floor(unsigned int b)
+{
+	if (b < 4)
+		return b;
+	return (4ULL | (b & 3)) << (b / 4 - 2);
+}
+
+static void bwreg_lat_note(struct bwreg_cpu *c)
+{
+	struct bwreg_lat *l = per_cpu_ptr(&bwreg_lats, c->cpu);
+	u64 ov = xchg(&c->lat_ov, 0), ns;
+
+	if (!ov)
+		return;
+	ns = ktime_get_mono_fast_ns() - ov;
+	l->count++;
+	l->sum_ns += ns;
+	l->max_ns = max(l->max_ns, ns);
+	l->bucket[bwreg_lat_bucket(ns)]++;
+}
+
+/* Histogram of one CPU; false when it is not regulated. */
+bool bwreg_core_lat(unsigned int cpu, u64 *count, u64 *sum, u64 *max,
+		    u32 *bucket)
+{
+	struct bwreg_lat *l = per_cpu_ptr(&bwreg_lats, cpu);
+
+	*count = READ_ONCE(l->count);
+	*sum = READ_ONCE(l->sum_ns);
+	*max = READ_ONCE(l->max_ns);
+	memcpy(bucket, l->bucket, sizeof(l->bucket));
+	return cpu < BWREG_MAX_CPUS && (bwreg_conf.cpumask & BIT_ULL(cpu));
+}
+
+/* The CPU is held: stop the counter (no overflow interrupts meanwhile). */
+static void bwreg_hold_start(struct bwreg_cpu *c)
+{
+	unsigned long flags;
+	u64 cnt;
+
+	bwreg_lat_note(c);
+	if (READ_ONCE(c->armed) == BWREG_NO_PERIOD)
+		return;
+	cnt = perf_event_pause(c->event, true);
+	local_irq_save(flags);
+	WRITE_ONCE(c->st.events, c->st.events + cnt);
+	if (c->armed == c->period)
+		c->used += cnt;
+	WRITE_ONCE(c->armed, BWREG_NO_PERIOD);
+	local_irq_restore(flags);
 }
 
 /*
  * Hold the CPU until the period timer clears c->throttled.  On arm64
- * smp_cond_load_acquire() waits in WFE (woken by the store or the event
- * stream); elsewhere it spins with cpu_relax().  The deadline bounds the
- * hold if the timer is gone.
+ * smp_cond_load_acquire() waits in WFE (woken by a store to the line, or
+ * the event stream); elsewhere it spins with cpu_relax().  The deadline
+ * bounds the hold if the timer is gone.  Kicks are acknowledged while
+ * held: nothing runs, so there is nothing to lower.
  */
 static void bwreg_hold(struct bwreg_cpu *c)
 {
 	u64 deadline = ktime_get_ns() + 2 * bwreg_conf.period_ns;
+	u64 req;
 
-	smp_cond_load_acquire(&c->throttled,
-			      !VAL || ktime_get_ns() > deadline ||
-			      !READ_ONCE(c->active) || kthread_should_stop());
+	bwreg_hold_start(c);
+	for (;;) {
+		smp_cond_load_acquire(&c->throttled,
+				      !VAL || ktime_get_ns() > deadline ||
+				      !READ_ONCE(c->active) ||
+				      kthread_should_stop() ||
+				      bwreg_kick_pending(c));
+		if (!READ_ONCE(c->throttled) || !bwreg_kick_pending(c) ||
+		    ktime_get_ns() > deadline)
+			break;
+		req = smp_load_acquire(&c->kick_req);
+		c->budget = min(c->budget, xchg(&c->kick_cap,
+						BWREG_UNLIMITED));
+		bwreg_kick_ack(c, req, false);
+	}
 }
 
-/* After a hold, or when asked to lift a penalty: TFS in process context. */
-static void bwreg_thread_tfs(struct bwreg_cpu *c)
+static bool bwreg_thread_has_work(struct bwreg_cpu *c)
 {
-	struct task_struct *t = xchg(&c->charged_task, NULL);
+	if (READ_ONCE(c->restore))
+		return true;
+	if (!READ_ONCE(c->active))
+		return false;
+	return READ_ONCE(c->rearm) || bwreg_kick_pending(c) ||
+	       READ_ONCE(c->throttled);
+}
 
-	if (t)
-		bwreg_tfs_penalize(c, t, READ_ONCE(c->last_delta));
+static void bwreg_thread_work(struct bwreg_cpu *c)
+{
+	if (READ_ONCE(c->active) &&
+	    (READ_ONCE(c->rearm) || bwreg_kick_pending(c)))
+		bwreg_arm(c);
+	if (READ_ONCE(c->throttled) && READ_ONCE(c->active)) {
+		bwreg_hold(c);
+		if (READ_ONCE(c->throttled))
+			return;
+		/* Released by the boundary: arm first, then TFS. */
+		if (READ_ONCE(c->active) && READ_ONCE(c->rearm))
+			bwreg_arm(c);
+		bwreg_tfs_after_throttle(c, xchg(&c->charged_task, NULL),
+					 READ_ONCE(c->last_delta));
+	}
 	if (xchg(&c->restore, 0) && !READ_ONCE(c->throttled))
-		bwreg_tfs_restore(c);
+		bwreg_tfs_release(c);
 }
 
 static int bwreg_thread_fn(void *data)
 {
 	struct bwreg_cpu *c = data;
 	struct task_struct *t;
-	bool hold;
 
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -338,22 +419,72 @@ static int bwreg_thread_fn(void *data)
 			__set_current_state(TASK_RUNNING);
 			break;
 		}
-		/* Never hold for a regulator that is being torn down. */
-		hold = READ_ONCE(c->throttled) && READ_ONCE(c->active);
-		if (!hold && !READ_ONCE(c->restore)) {
+		if (!bwreg_thread_has_work(c)) {
 			schedule();
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		if (hold)
-			bwreg_hold(c);
-		bwreg_thread_tfs(c);
+		bwreg_thread_work(c);
 	}
 	t = xchg(&c->charged_task, NULL);
 	if (t)
 		put_task_struct(t);
-	bwreg_tfs_restore(c);
+	bwreg_tfs_release(c);
 	return 0;
+}
+
+/*
+ * Post a kick to every regulated CPU: lower its budget for the rest of
+ * the current period to at most cap.  Called under bwreg_dec_lock, so a
+ * CPU is either active (its thread exists and will acknowledge) or skipped.
+ * Returns the CPUs posted to.
+ */
+u64 bwreg_core_kick(u64 cap, u64 seq)
+{
+	u64 mask = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < BWREG_MAX_CPUS && cpu < nr_cpu_ids; cpu++) {
+		struct bwreg_cpu *c = per_cpu_ptr(&bwreg_cpus, cpu);
+		u64 old;
+
+		if (!(bwreg_conf.cpumask & BIT_ULL(cpu)) ||
+		    !READ_ONCE(c->active))
+			continue;
+		/* The thread takes the cap with xchg(): lower it atomically. */
+		old = READ_ONCE(c->kick_cap);
+		while (cap < old) {
+			u64 prev = cmpxchg(&c->kick_cap, old, cap);
+
+			if (prev == old)
+				break;
+			old = prev;
+		}
+		smp_store_release(&c->kick_req, seq);
+		wake_up_process(c->thread);
+		mask |= BIT_ULL(cpu);
+	}
+	return mask;
+}
+
+/* Every CPU in mask applied kick seq (or stopped regulating). */
+bool bwreg_core_kick_done(u64 seq, u64 mask, bool *lowered)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < BWREG_MAX_CPUS; cpu++) {
+		struct bwreg_cpu *c;
+
+		if (!(mask & BIT_ULL(cpu)))
+			continue;
+		c = per_cpu_ptr(&bwreg_cpus, cpu);
+		if (READ_ONCE(c->active) &&
+		    smp_load_acquire(&c->kick_done) < seq)
+			return false;
+		if (READ_ONCE(c->kick_lowered) >= seq)
+			*lowered = true;
+	}
+	return true;
 }
 
 static int bwreg_event_error(struct bwreg_cpu *c, long err)
@@ -368,14 +499,16 @@ static int bwreg_event_error(struct bwreg_cpu *c, long err)
 	return (int)err;
 }
 
-static struct perf_event *bwreg_create_event(struct bwreg_cpu *c, u64 budget)
+/* Created disabled: the thread arms it for the first period. */
+static struct perf_event *bwreg_create_event(struct bwreg_cpu *c)
 {
 	struct perf_event_attr attr = {
 		.type		= bwreg_conf.event_type,
 		.size		= sizeof(attr),
 		.config		= bwreg_conf.event_config,
-		.sample_period	= bwreg_sample_period(budget),
+		.sample_period	= BWREG_MAX_BUDGET,
 		.pinned		= 1,
+		.disabled	= 1,
 	};
 
 	return perf_event_create_kernel_counter(&attr, c->cpu, NULL,
@@ -396,16 +529,27 @@ static void bwreg_timer_setup(struct bwreg_cpu *c)
 /* First period on this CPU; runs on the CPU with interrupts off. */
 static void bwreg_first_period(struct bwreg_cpu *c)
 {
-	u64 now = ktime_get_ns();
-
-	c->period = bwreg_period_of(now);
-	c->last_hb = READ_ONCE(bwreg_page->heartbeat);
-	c->last_hb_ns = now;
-	bwreg_program(c, bwreg_pick_budget(c, c->period, now));
-	c->count0 = bwreg_read_count(c);
+	bwreg_adopt(c, ktime_get_ns());
+	raw_spin_lock(&bwreg_dec_lock);
 	WRITE_ONCE(c->active, true);
+	raw_spin_unlock(&bwreg_dec_lock);
+	WRITE_ONCE(c->rearm, 1);
 	hrtimer_start(&c->timer, ns_to_ktime(bwreg_boundary(c->period + 1)),
 		      HRTIMER_MODE_ABS_PINNED_HARD);
+}
+
+static void bwreg_cpu_reset(struct bwreg_cpu *c, unsigned int cpu)
+{
+	c->cpu = cpu;
+	c->st.flags = 0;
+	WRITE_ONCE(c->throttled, 0);
+	WRITE_ONCE(c->rearm, 0);
+	WRITE_ONCE(c->restore, 0);
+	WRITE_ONCE(c->armed, BWREG_NO_PERIOD);
+	WRITE_ONCE(c->kick_cap, BWREG_UNLIMITED);
+	WRITE_ONCE(c->kick_done, READ_ONCE(c->kick_req));
+	c->used = 0;
+	c->lat_ov = 0;
 }
 
 /* cpuhp online callback: runs on `cpu` in its hotplug thread. */
@@ -423,9 +567,7 @@ static int bwreg_cpu_online(unsigned int cpu)
 		       raw_smp_processor_id());
 		return bwreg_setting_up ? -EINVAL : 0;
 	}
-	c->cpu = cpu;
-	c->st.flags = 0;
-	WRITE_ONCE(c->throttled, 0);
+	bwreg_cpu_reset(c, cpu);
 	c->thread = kthread_create_on_cpu(bwreg_thread_fn, c, cpu, "bwreg/%u");
 	if (IS_ERR(c->thread)) {
 		long err = PTR_ERR(c->thread);
@@ -438,7 +580,7 @@ static int bwreg_cpu_online(unsigned int cpu)
 	sched_set_fifo(c->thread);
 	wake_up_process(c->thread);
 
-	e = bwreg_create_event(c, bwreg_conf.failsafe_events);
+	e = bwreg_create_event(c);
 	if (IS_ERR(e)) {
 		int err = bwreg_event_error(c, PTR_ERR(e));
 
@@ -446,15 +588,13 @@ static int bwreg_cpu_online(unsigned int cpu)
 		c->thread = NULL;
 		return bwreg_setting_up ? err : 0;
 	}
-	if (e->state != PERF_EVENT_STATE_ACTIVE)
-		pr_warn("perf event on CPU %u is not active (state %d): CPU not regulated until it is scheduled\n",
-			cpu, e->state);
 	c->event = e;
 	bwreg_timer_setup(c);
 	local_irq_save(flags);
 	bwreg_first_period(c);
 	local_irq_restore(flags);
 	c->st.flags |= BWREG_CPU_ACTIVE;
+	wake_up_process(c->thread);
 	return 0;
 }
 
@@ -466,25 +606,26 @@ static int bwreg_cpu_offline(unsigned int cpu)
 
 	if (!c->thread)
 		return 0;
+	/* Under the lock: a kicker either posted to this CPU or skips it. */
+	raw_spin_lock_irqsave(&bwreg_dec_lock, flags);
 	WRITE_ONCE(c->active, false);
+	raw_spin_unlock_irqrestore(&bwreg_dec_lock, flags);
+	wake_up_all(&bwreg_kick_wq);
 	hrtimer_cancel(&c->timer);
+	irq_work_sync(&c->throttle_work);
+	local_irq_save(flags);
+	bwreg_unthrottle(c, ktime_get_ns());
+	c->st.flags &= ~BWREG_CPU_ACTIVE;
+	bwreg_copy_stats(&bwreg_page->stats[c->cpu], c);
+	local_irq_restore(flags);
+	/* The thread is the counter's only user: stop it first. */
+	kthread_stop(c->thread);
+	c->thread = NULL;
 	if (c->event) {
 		perf_event_release_kernel(c->event);
 		c->event = NULL;
 	}
 	irq_work_sync(&c->throttle_work);
-	local_irq_save(flags);
-	bwreg_unthrottle(c, ktime_get_ns());
-	if (c->failsafe) {
-		c->failsafe = false;
-		if (atomic_dec_and_test(&bwreg_failsafe_cpus))
-			WRITE_ONCE(bwreg_page->failsafe, 0);
-	}
-	c->st.flags &= ~BWREG_CPU_ACTIVE;
-	bwreg_mirror_stats(c);
-	local_irq_restore(flags);
-	kthread_stop(c->thread);
-	c->thread = NULL;
 	return 0;
 }
 
@@ -503,17 +644,19 @@ int bwreg_core_start(void)
 		struct bwreg_cpu *c = per_cpu_ptr(&bwreg_cpus, cpu);
 
 		memset(&c->st, 0, sizeof(c->st));
-		c->failsafe = false;
+		memset(per_cpu_ptr(&bwreg_lats, cpu), 0,
+		       sizeof(struct bwreg_lat));
 		c->cpu = cpu;
 	}
-	atomic_set(&bwreg_failsafe_cpus, 0);
-	atomic64_set(&bwreg_cur_period, 0);
+	bwreg_plan_reset(ktime_get_ns());
 	bwreg_setting_up = true;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "bwreg:online",
 				bwreg_cpu_online, bwreg_cpu_offline);
 	bwreg_setting_up = false;
-	if (ret < 0)
+	if (ret < 0) {
+		bwreg_tfs_release_all();
 		return ret;
+	}
 	bwreg_hp_state = ret;
 	return 0;
 }
@@ -524,6 +667,8 @@ void bwreg_core_stop(void)
 		return;
 	cpuhp_remove_state(bwreg_hp_state);
 	bwreg_hp_state = 0;
+	/* Every thread released its penalties; anything left goes back. */
+	bwreg_tfs_release_all();
 }
 
 void bwreg_core_stats(struct bwreg_stats *st)
@@ -532,24 +677,12 @@ void bwreg_core_stats(struct bwreg_stats *st)
 
 	st->period = READ_ONCE(bwreg_page->period);
 	st->next_boundary_ns = READ_ONCE(bwreg_page->next_boundary_ns);
-	st->failsafe = atomic_read(&bwreg_failsafe_cpus) > 0;
 	st->cpumask = bwreg_hp_state > 0 ? bwreg_conf.cpumask : 0;
+	bwreg_plan_stats(st);
 	for_each_possible_cpu(cpu) {
-		struct bwreg_cpu *c = per_cpu_ptr(&bwreg_cpus, cpu);
-		struct bwreg_cpu_stats *o;
-
 		if (cpu >= BWREG_MAX_CPUS)
 			break;
-		o = &st->cpu[cpu];
-		o->events = READ_ONCE(c->st.events);
-		o->throttles = READ_ONCE(c->st.throttles);
-		o->throttled_ns = READ_ONCE(c->st.throttled_ns);
-		o->fallbacks = READ_ONCE(c->st.fallbacks);
-		o->failsafe = READ_ONCE(c->st.failsafe);
-		o->tfs_charge_ns = READ_ONCE(c->st.tfs_charge_ns);
-		o->periods = READ_ONCE(c->st.periods);
-		o->last_pid = READ_ONCE(c->st.last_pid);
-		o->flags = READ_ONCE(c->st.flags);
+		bwreg_copy_stats(&st->cpu[cpu], per_cpu_ptr(&bwreg_cpus, cpu));
 	}
 }
 
@@ -557,7 +690,7 @@ int bwreg_core_init(void)
 {
 	unsigned int cpu;
 
-	init_irq_work(&bwreg_msg_work, bwreg_msg_fn);
+	bwreg_plan_init();
 	for_each_possible_cpu(cpu) {
 		struct bwreg_cpu *c = per_cpu_ptr(&bwreg_cpus, cpu);
 
@@ -570,5 +703,5 @@ int bwreg_core_init(void)
 void bwreg_core_exit(void)
 {
 	bwreg_core_stop();
-	irq_work_sync(&bwreg_msg_work);
+	bwreg_plan_exit();
 }

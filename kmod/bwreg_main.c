@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bwreg_main.c - the bwreg module: parameters, /dev/bwreg (ioctls and the
- * shared budget page), load and unload.
+ * shared budget page), debugfs, load and unload.
+ *
+ * Permission: the ioctls that change regulation (config, stop, rho, lock
+ * slots) need /dev/bwreg opened for writing, and the node's mode decides
+ * who may (0600 root: the daemon, doc/kmod.md); reading version, stats
+ * and slots needs only an open descriptor.  No capability is checked, so
+ * a daemon without CAP_SYS_ADMIN (the shipped systemd unit) drives it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/math64.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -113,12 +121,16 @@ static void bwreg_reset_page(const struct bwreg_config *c)
 	WRITE_ONCE(pg->cpumask, c->cpumask);
 	WRITE_ONCE(pg->failsafe, 0);
 	WRITE_ONCE(pg->config_gen, pg->config_gen + 1);
-	for (i = 0; i < BWREG_MAX_CPUS; i++) {
+	WRITE_ONCE(pg->plan_id, 0);
+	WRITE_ONCE(pg->lock_held, 0);
+	for (i = 0; i < BWREG_MAX_CPUS; i++)
 		WRITE_ONCE(pg->static_events[i], c->static_events);
-		WRITE_ONCE(pg->budget[i].period, BWREG_NO_PERIOD);
-		WRITE_ONCE(pg->budget[i].events, 0);
-	}
+	/* The daemon writes a slot's budget before creating its file. */
+	for (i = 0; i < BWREG_MAX_LOCKS; i++)
+		WRITE_ONCE(pg->lock_static[i], BWREG_UNLIMITED);
 	memset(pg->stats, 0, sizeof(pg->stats));
+	/* Plans were made for the old configuration (seq 0, id 0: empty). */
+	memset(pg->plan, 0, sizeof(pg->plan));
 }
 
 static int bwreg_apply_config(const struct bwreg_config *c)
@@ -129,6 +141,7 @@ static int bwreg_apply_config(const struct bwreg_config *c)
 		return ret;
 	mutex_lock(&bwreg_lock);
 	bwreg_core_stop();
+	bwreg_lock_reset();
 	if (!c->cpumask) {
 		WRITE_ONCE(bwreg_page->cpumask, 0);
 		mutex_unlock(&bwreg_lock);
@@ -172,6 +185,8 @@ static long bwreg_ioctl_version(void __user *arg)
 		.map_size	= BWREG_MAP_SIZE,
 		.nr_cpu_ids	= nr_cpu_ids,
 		.running	= bwreg_core_running(),
+		.plan_max	= BWREG_PLAN_MAX,
+		.max_locks	= BWREG_MAX_LOCKS,
 	};
 
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
@@ -181,8 +196,6 @@ static long bwreg_ioctl_config(void __user *arg)
 {
 	struct bwreg_config c;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
 	if (copy_from_user(&c, arg, sizeof(c)))
 		return -EFAULT;
 	return bwreg_apply_config(&c);
@@ -210,8 +223,6 @@ static long bwreg_ioctl_set_rho(void __user *arg)
 {
 	u32 rho;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
 	if (copy_from_user(&rho, arg, sizeof(rho)))
 		return -EFAULT;
 	if (rho > BWREG_MAX_RHO_MILLI)
@@ -221,27 +232,56 @@ static long bwreg_ioctl_set_rho(void __user *arg)
 	return 0;
 }
 
-static long bwreg_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+/* The ioctls that change regulation need the device open for writing. */
+static long bwreg_ioctl_write(unsigned int cmd, void __user *uarg)
 {
-	void __user *uarg = (void __user *)arg;
 	struct bwreg_config stop = {
 		.version = BWREG_UAPI_VERSION,
 		.size = sizeof(stop),
 	};
+	long ret;
+
+	switch (cmd) {
+	case BWREG_IOC_CONFIG:
+		return bwreg_ioctl_config(uarg);
+	case BWREG_IOC_STOP:
+		return bwreg_apply_config(&stop);
+	case BWREG_IOC_SET_RHO:
+		return bwreg_ioctl_set_rho(uarg);
+	case BWREG_IOC_LOCK_FD:
+		mutex_lock(&bwreg_lock);
+		ret = bwreg_lock_fd(uarg);
+		mutex_unlock(&bwreg_lock);
+		return ret;
+	case BWREG_IOC_LOCK_REVOKE:
+		mutex_lock(&bwreg_lock);
+		ret = bwreg_lock_revoke(uarg);
+		mutex_unlock(&bwreg_lock);
+		return ret;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static long bwreg_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
 
 	switch (cmd) {
 	case BWREG_IOC_VERSION:
 		return bwreg_ioctl_version(uarg);
-	case BWREG_IOC_CONFIG:
-		return bwreg_ioctl_config(uarg);
 	case BWREG_IOC_STATS:
 		return bwreg_ioctl_stats(uarg);
-	case BWREG_IOC_SET_RHO:
-		return bwreg_ioctl_set_rho(uarg);
+	case BWREG_IOC_LOCKS:
+		return bwreg_lock_list(uarg);
+	case BWREG_IOC_CONFIG:
 	case BWREG_IOC_STOP:
-		if (!capable(CAP_SYS_ADMIN))
+	case BWREG_IOC_SET_RHO:
+	case BWREG_IOC_LOCK_FD:
+	case BWREG_IOC_LOCK_REVOKE:
+		if (!(f->f_mode & FMODE_WRITE))
 			return -EPERM;
-		return bwreg_apply_config(&stop);
+		return bwreg_ioctl_write(cmd, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -249,8 +289,12 @@ static long bwreg_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 
 static int bwreg_mmap(struct file *f, struct vm_area_struct *vma)
 {
-	/* One shared view of the page: private copies would be ignored. */
-	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED) ||
+	/*
+	 * One shared view of the page: private copies would be ignored.
+	 * VM_MAYSHARE, not VM_SHARED: a read-only descriptor may map it
+	 * read-only (the kernel clears VM_SHARED for those).
+	 */
+	if (vma->vm_pgoff || !(vma->vm_flags & VM_MAYSHARE) ||
 	    vma->vm_end - vma->vm_start > PAGE_ALIGN(BWREG_MAP_SIZE))
 		return -EINVAL;
 	return remap_vmalloc_range(vma, bwreg_page, 0);
@@ -270,6 +314,50 @@ static struct miscdevice bwreg_dev = {
 	.fops	= &bwreg_fops,
 	.mode	= 0600,
 };
+
+/*
+ * debugfs bwreg/throttle_latency: per regulated CPU, the time from a
+ * counter overflow to the throttle thread holding the CPU (what a
+ * hardware NMI, the irq_work and the wake-up cost), with quantiles from
+ * a log-linear histogram (upper bounds, resolution 25 %).
+ */
+static struct dentry *bwreg_debugfs;
+
+static u64 bwreg_lat_quantile(const u32 *bucket, u64 count, unsigned int pct)
+{
+	u64 want = div_u64(count * pct + 99, 100), seen = 0;
+	unsigned int b;
+
+	for (b = 0; b < BWREG_LAT_BUCKETS; b++) {
+		seen += bucket[b];
+		if (seen >= want)
+			return b + 1 < BWREG_LAT_BUCKETS ?
+			       bwreg_lat_floor(b + 1) : U64_MAX;
+	}
+	return 0;
+}
+
+static int bwreg_lat_show(struct seq_file *m, void *v)
+{
+	u32 *bucket = kmalloc_array(BWREG_LAT_BUCKETS, sizeof(u32),
+				    GFP_KERNEL);
+	u64 count, sum, max;
+	unsigned int cpu;
+
+	if (!bucket)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		if (!bwreg_core_lat(cpu, &count, &sum, &max, bucket) || !count)
+			continue;
+		seq_printf(m, "cpu %u: %llu throttles, mean %llu ns, p50 <= %llu ns, p99 <= %llu ns, max %llu ns\n",
+			   cpu, count, div64_u64(sum, count),
+			   bwreg_lat_quantile(bucket, count, 50),
+			   bwreg_lat_quantile(bucket, count, 99), max);
+	}
+	kfree(bucket);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(bwreg_lat);
 
 static int bwreg_load_config(void)
 {
@@ -299,8 +387,13 @@ static int __init bwreg_init(void)
 	/* The layout is ABI: checked at compile time. */
 	BUILD_BUG_ON(sizeof(struct bwreg_page) != BWREG_MAP_SIZE);
 	BUILD_BUG_ON(offsetof(struct bwreg_page, stats) != 4096);
+	BUILD_BUG_ON(offsetof(struct bwreg_page, plan) !=
+		     4096 + 128 * BWREG_MAX_CPUS);
+	BUILD_BUG_ON(sizeof(struct bwreg_plan) != BWREG_PLAN_SIZE);
 	BUILD_BUG_ON(sizeof(struct bwreg_config) != 96);
-	BUILD_BUG_ON(sizeof(struct bwreg_cpu_stats) != 64);
+	BUILD_BUG_ON(sizeof(struct bwreg_cpu_stats) != 128);
+	BUILD_BUG_ON(sizeof(struct bwreg_lock) != 64);
+	BUILD_BUG_ON(sizeof(struct bwreg_lock_fd) != 16);
 
 	bwreg_page = vmalloc_user(PAGE_ALIGN(BWREG_MAP_SIZE));
 	if (!bwreg_page)
@@ -319,12 +412,16 @@ static int __init bwreg_init(void)
 	ret = misc_register(&bwreg_dev);
 	if (ret)
 		goto core_exit;
+	bwreg_debugfs = debugfs_create_dir("bwreg", NULL);
+	debugfs_create_file("throttle_latency", 0400, bwreg_debugfs, NULL,
+			    &bwreg_lat_fops);
 	pr_info("version %s loaded (uapi %d, fair class %s)\n",
 		BWREG_VERSION_STR, BWREG_UAPI_VERSION, BWREG_FAIR_CLASS);
 	return 0;
 
 core_exit:
 	bwreg_core_exit();
+	bwreg_lock_reset();
 free_page:
 	vfree(bwreg_page);
 	return ret;
@@ -332,9 +429,11 @@ free_page:
 
 static void __exit bwreg_exit(void)
 {
+	debugfs_remove(bwreg_debugfs);
 	misc_deregister(&bwreg_dev);
 	mutex_lock(&bwreg_lock);
 	bwreg_core_exit();
+	bwreg_lock_reset();
 	mutex_unlock(&bwreg_lock);
 	vfree(bwreg_page);
 	pr_info("unloaded\n");

@@ -2,32 +2,54 @@
 /*
  * bwreg_tfs.c - TFS enforcement through the task's nice value.
  *
- * TFS (seed 001, Eq. 2) adds rho * delta to a throttled task's virtual
- * runtime at the end of the period.  A module cannot do that safely: the
- * task sits in its runqueue's tree keyed by that very value, and the
- * runqueue lock, update_curr() and the requeue are internal to
- * kernel/sched.  What a module can do safely is change the task's weight
- * with set_user_nice(), which takes the runqueue lock and reweights the
- * entity properly on CFS and on EEVDF.  A task's virtual time advances
- * by E * w0 / w for E ns of run time, so making it advance by
- * E + rho * delta over the next period needs w0 / w = 1 + rho * delta / E,
- * with E = T - delta the time it could run.  Nice steps scale the weight
- * by about 1.25 each; the penalty is the smallest number of steps that
- * reaches the factor, capped at nice 19.  It is recomputed after every
- * throttled period and lifted after the first period without a throttle.
+ * TFS (Eq. 2 of the TFS paper, see doc/references.md) adds rho * delta
+ * to a throttled task's virtual runtime at the end of the period.  A
+ * module cannot do that safely: the task sits in its runqueue's tree
+ * keyed by that very value, and the runqueue lock, update_curr() and the
+ * requeue are internal to kernel/sched.  What a module can do safely is
+ * change the task's weight with set_user_nice(), which takes the runqueue
+ * lock and reweights the entity properly on CFS and on EEVDF.  A task's
+ * virtual time advances by E * w0 / w for E ns of run time, so making it
+ * advance by E + rho * delta over the next period needs
+ * w0 / w = 1 + rho * delta / E, with E = T - delta the time it could run.
+ * Nice steps scale the weight by about 1.25 each; the penalty is the
+ * smallest number of steps that reaches the factor, capped at nice 19.
  *
- * All of this runs in the CPU's throttle thread (process context), never
- * in the timer or irq_work.
+ * Penalties are kept per task, not per CPU: a task throttled on several
+ * regulated CPUs (it migrates) has one record with its own nice value and
+ * each CPU's demand; its nice is its own plus the largest demand, and it
+ * goes back to its own when no CPU demands anything, at the latest when
+ * regulation stops or the module is unloaded.  A CPU demands a penalty
+ * for the task charged with its last throttle, and drops it after a
+ * period without a throttle or a throttle charged to someone else.
+ *
+ * All of this runs in the CPUs' throttle threads (process context) under
+ * one mutex, never in the timer or irq_work.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/list.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 
 #include "bwreg.h"
 
 #define BWREG_NICE_MAX	19
+
+struct bwreg_pen {
+	struct list_head	node;
+	struct task_struct	*task;		/* reference held */
+	int			orig;		/* its own nice */
+	int			nice;		/* the nice we set */
+	u64			cpus;		/* CPUs demanding a penalty */
+	u8			steps[BWREG_MAX_CPUS];
+};
+
+static LIST_HEAD(bwreg_pens);
+static DEFINE_MUTEX(bwreg_pen_lock);
 
 /* Nice steps whose weight ratio (1.25 per step) reaches 1 + rho*delta/E. */
 static int bwreg_tfs_steps(u64 delta)
@@ -46,51 +68,134 @@ static int bwreg_tfs_steps(u64 delta)
 	return k;
 }
 
-void bwreg_tfs_restore(struct bwreg_cpu *c)
+static struct bwreg_pen *bwreg_pen_find(struct task_struct *t)
 {
-	struct task_struct *t = c->pen_task;
+	struct bwreg_pen *p;
 
-	WRITE_ONCE(c->penalized, 0);
-	WRITE_ONCE(c->pen_steps, 0);
-	if (!t)
-		return;
-	/* Leave the task alone if someone else changed its nice meanwhile. */
-	if (task_nice(t) == c->pen_nice)
-		set_user_nice(t, c->pen_orig);
-	put_task_struct(t);
-	c->pen_task = NULL;
+	list_for_each_entry(p, &bwreg_pens, node)
+		if (p->task == t)
+			return p;
+	return NULL;
 }
 
-/* Consumes the reference on t. */
-void bwreg_tfs_penalize(struct bwreg_cpu *c, struct task_struct *t,
-			u64 delta)
+/* Our nice was changed by someone else: their value is the base. */
+static void bwreg_pen_rebase(struct bwreg_pen *p)
 {
-	int steps, nice;
+	int now = task_nice(p->task);
 
-	if (c->pen_task && c->pen_task != t)
-		bwreg_tfs_restore(c);
-	if (!c->pen_task) {
+	if (now != p->nice) {
+		p->orig = now;
+		p->nice = now;
+	}
+}
+
+/* Set the task's nice to its own plus the largest demand; free when none. */
+static void bwreg_pen_apply(struct bwreg_pen *p)
+{
+	int steps = 0, want;
+	unsigned int cpu;
+
+	bwreg_pen_rebase(p);
+	for (cpu = 0; cpu < BWREG_MAX_CPUS; cpu++)
+		if (p->cpus & BIT_ULL(cpu))
+			steps = max_t(int, steps, p->steps[cpu]);
+	want = min(p->orig + steps, BWREG_NICE_MAX);
+	if (want != p->nice) {
+		set_user_nice(p->task, want);
+		p->nice = want;
+	}
+	if (p->cpus)
+		return;
+	list_del(&p->node);
+	put_task_struct(p->task);
+	kfree(p);
+}
+
+/* Drop CPU c's demand; under bwreg_pen_lock. */
+static void bwreg_pen_drop(struct bwreg_cpu *c)
+{
+	struct bwreg_pen *p = c->pen;
+
+	if (!p)
+		return;
+	WRITE_ONCE(c->pen, NULL);
+	WRITE_ONCE(c->pen_steps, 0);
+	p->cpus &= ~BIT_ULL(c->cpu);
+	p->steps[c->cpu] = 0;
+	bwreg_pen_apply(p);
+}
+
+/* CPU c demands `steps` for t; consumes the reference on t. */
+static void bwreg_pen_demand(struct bwreg_cpu *c, struct task_struct *t,
+			     int steps)
+{
+	struct bwreg_pen *p = bwreg_pen_find(t);
+
+	if (c->pen && c->pen != p)
+		bwreg_pen_drop(c);
+	if (!p) {
 		if (t->policy != SCHED_NORMAL && t->policy != SCHED_BATCH) {
 			put_task_struct(t);
 			return;
 		}
-		c->pen_task = t;
-		c->pen_orig = task_nice(t);
-		c->pen_nice = c->pen_orig;
+		p = kzalloc(sizeof(*p), GFP_KERNEL);
+		if (!p) {
+			put_task_struct(t);
+			return;
+		}
+		p->task = t;
+		p->orig = task_nice(t);
+		p->nice = p->orig;
+		list_add(&p->node, &bwreg_pens);
 	} else {
 		put_task_struct(t);
-		if (task_nice(c->pen_task) != c->pen_nice) {
-			/* Changed by someone else: their value is the base. */
-			c->pen_orig = task_nice(c->pen_task);
-			c->pen_nice = c->pen_orig;
-		}
 	}
-	steps = bwreg_tfs_steps(delta);
-	nice = min(c->pen_orig + steps, BWREG_NICE_MAX);
-	if (nice != c->pen_nice) {
-		set_user_nice(c->pen_task, nice);
-		c->pen_nice = nice;
+	p->cpus |= BIT_ULL(c->cpu);
+	p->steps[c->cpu] = (u8)steps;
+	WRITE_ONCE(c->pen, p);
+	bwreg_pen_apply(p);
+	WRITE_ONCE(c->pen_steps, p->nice - p->orig);
+}
+
+/*
+ * A throttle of CPU c ended after delta ns, charged to t (a reference
+ * this consumes) or to nobody (t NULL): t's penalty from c follows delta,
+ * and c no longer penalizes anyone else.
+ */
+void bwreg_tfs_after_throttle(struct bwreg_cpu *c, struct task_struct *t,
+			      u64 delta)
+{
+	mutex_lock(&bwreg_pen_lock);
+	if (t)
+		bwreg_pen_demand(c, t, bwreg_tfs_steps(delta));
+	else
+		bwreg_pen_drop(c);
+	mutex_unlock(&bwreg_pen_lock);
+}
+
+/* A period without a throttle (or the CPU stops): lift c's demand. */
+void bwreg_tfs_release(struct bwreg_cpu *c)
+{
+	mutex_lock(&bwreg_pen_lock);
+	bwreg_pen_drop(c);
+	mutex_unlock(&bwreg_pen_lock);
+}
+
+/* Regulation stopped: every task gets its own nice back. */
+void bwreg_tfs_release_all(void)
+{
+	struct bwreg_pen *p, *n;
+	unsigned int cpu;
+
+	mutex_lock(&bwreg_pen_lock);
+	/* Called with every throttle thread stopped. */
+	for_each_possible_cpu(cpu) {
+		WRITE_ONCE(bwreg_cpu_of(cpu)->pen, NULL);
+		WRITE_ONCE(bwreg_cpu_of(cpu)->pen_steps, 0);
 	}
-	WRITE_ONCE(c->pen_steps, c->pen_nice - c->pen_orig);
-	WRITE_ONCE(c->penalized, 1);
+	list_for_each_entry_safe(p, n, &bwreg_pens, node) {
+		p->cpus = 0;
+		bwreg_pen_apply(p);
+	}
+	mutex_unlock(&bwreg_pen_lock);
 }

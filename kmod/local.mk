@@ -8,6 +8,7 @@
 #                    (tests/kmod/run.sh; exits 0 when skipped)
 
 KMOD_SRC = kmod/Kbuild kmod/bwreg.h kmod/bwreg_main.c kmod/bwreg_core.c \
+	kmod/bwreg_plan.c kmod/bwreg_lock.c \
 	kmod/bwreg_tfs.c
 EXTRA_DIST += $(KMOD_SRC) kmod/Makefile kmod/dkms.conf kmod/uapi/bwreg.h \
 	tests/kmod/run.sh tests/kmod/init.sh tests/kmod/bwtest.c \
@@ -49,7 +50,7 @@ clean-local-kmod:
 # device); inside the guest run.sh runs it against the real module.
 check_PROGRAMS += tests/kmod/regtest
 TESTS += tests/kmod/regtest
-tests_kmod_regtest_SOURCES = tests/kmod/regtest.c daemon/reg_kmod.c \
+tests_kmod_regtest_SOURCES = tests/kmod/regtest.c daemon/reg_kmod.c daemon/reg_kmod.h \
 	daemon/regulator.h
 tests_kmod_regtest_CPPFLAGS = $(AM_CPPFLAGS)
 tests_kmod_regtest_LDADD = -lm

@@ -6,10 +6,12 @@ export PATH=/bin:/sbin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mkdir -p /tmp /run
 echo "BWTEST-START $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
 echo 1 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
 
+/bwtest --nice-snapshot >/tmp/nice0
 if insmod /bwreg.ko; then
 	echo "PASS insmod"
 else
@@ -20,11 +22,16 @@ fi
 /bwtest
 [ -x /regtest ] && /regtest /dev/bwreg
 
+# Unload while a migrating task carries a TFS nice penalty (issue 13 item
+# 11): afterwards every user task has the nice it had before the load.
+/bwtest --tfs-leave
 if rmmod bwreg; then
 	echo "PASS rmmod"
 else
 	echo "FAIL rmmod"
 fi
+/bwtest --nice-check /tmp/nice0
+[ -r /tmp/tfs.pids ] && kill $(cat /tmp/tfs.pids)
 [ -e /dev/bwreg ] && echo "FAIL devnode-gone" || echo "PASS devnode-gone"
 
 # Module parameters: regulate CPU 1 from load on, 1 ms of cpu-clock per

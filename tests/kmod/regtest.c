@@ -2,31 +2,38 @@
  * regtest.c - checks of the daemon's kmod regulator backend
  * (daemon/reg_kmod.c).
  *
- * Without arguments (make check on the host): configuration validation
- * and the error for a missing device.  With a device path (inside the
- * qemu guest, module loaded): the backend end to end - configure, drive
- * the period clock with tagged budgets and heartbeats as the daemon's
- * period thread does, static budgets, rho, stats, close.
+ * Without arguments (make check on the host): configuration validation,
+ * the error for a missing device, and the page-writing half on plain
+ * memory - plan layout and buffer alternation, withdrawal, and the plan
+ * buffers' sequence words against a concurrent reader that reads the way
+ * the module does.  With a device path (inside the qemu guest, module
+ * loaded): the backend end to end - configure, plans each period as the
+ * period thread publishes them, static budgets withdrawing plans, lock
+ * slots, rho, stats, close.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bwreg.h"
 #include "regulator.h"
+#include "reg_kmod.h"
 
 static int nfail;
 
@@ -84,6 +91,9 @@ static void test_validation(void)
 	struct reg_config c;
 	char err[256];
 
+	check(!reg_kmod_ops.simulated && reg_kmod_ops.apply_plan != NULL &&
+	    reg_kmod_ops.lock_open != NULL && reg_kmod_ops.locks != NULL,
+	    "ops", NULL);
 	c = base("/nonexistent/bwreg");
 	c.ncores = 0;
 	check(try_open(&c, err, sizeof(err)) == -EINVAL && err[0],
@@ -110,6 +120,159 @@ static void test_validation(void)
 	c = base("/nonexistent/bwreg");
 	check(try_open(&c, err, sizeof(err)) == -ENOENT &&
 	    strstr(err, "module loaded") != NULL, "no-device", "%s", err);
+}
+
+/* A plan whose every value is derived from v, for the checks below. */
+static void fill_plan(struct reg_plan *p, uint64_t first, unsigned int len,
+    unsigned int ncores, uint64_t v)
+{
+	unsigned int j, i;
+
+	memset(p, 0, sizeof(*p));
+	p->first = first;
+	p->len = len;
+	p->lock_mask = 0x5;
+	p->lock_launches[0] = v;
+	p->lock_launches[2] = v;
+	for (j = 0; j < len; j++)
+		for (i = 0; i < ncores; i++)
+			p->events[j][i] = v * 1000 + j * 10 + i;
+}
+
+static void test_page_writes(void)
+{
+	static struct bwreg_page pg;
+	static struct reg_plan p;
+	struct reg_kmod_plans st;
+	const int cores[2] = { 5, 2 };
+	const uint64_t stat[2] = { 77, 88 };
+	uint64_t id = 0, id2 = 0;
+	int ok;
+
+	memset(&pg, 0, sizeof(pg));
+	reg_kmod_plans_init(&st);
+	fill_plan(&p, 100, 3, 2, 1);
+	ok = reg_kmod_write_plan(&pg, &st, &p, cores, 2, &id) == 0;
+	check(ok && id == 1 && pg.plan[0].id == 1 && pg.plan[0].seq == 2 &&
+	    pg.plan[0].first == 100 && pg.plan[0].len == 3 &&
+	    pg.plan[0].lock_mask == 0x5 && pg.plan[0].lock_launches[2] == 1 &&
+	    pg.plan[0].events[0][5] == 1000 && pg.plan[0].events[2][2] == 1021 &&
+	    pg.plan[0].events[2][5] == 1020 && pg.plan[0].events[0][0] == 0 &&
+	    pg.plan[1].seq == 0, "plan-layout", "id %llu seq %llu",
+	    (unsigned long long)id, (unsigned long long)pg.plan[0].seq);
+	fill_plan(&p, 101, 16, 2, 2);
+	ok = reg_kmod_write_plan(&pg, &st, &p, cores, 2, &id2) == 0;
+	check(ok && id2 == 2 && pg.plan[1].id == 2 && pg.plan[1].seq == 2 &&
+	    pg.plan[0].id == 1 && pg.plan[1].events[15][2] == 2151,
+	    "plan-other-buffer", NULL);
+	fill_plan(&p, 102, 1, 2, 3);
+	ok = reg_kmod_write_plan(&pg, &st, &p, cores, 2, &id) == 0;
+	check(ok && id == 3 && pg.plan[0].id == 3 && pg.plan[0].seq == 4 &&
+	    pg.plan[1].id == 2, "plan-alternates", NULL);
+	p.len = 0;
+	check(reg_kmod_write_plan(&pg, &st, &p, cores, 2, &id) == -EINVAL,
+	    "plan-len-0", NULL);
+	p.len = BWREG_PLAN_MAX + 1;
+	check(reg_kmod_write_plan(&pg, &st, &p, cores, 2, &id) == -EINVAL &&
+	    pg.plan[0].seq == 4 && pg.plan[1].seq == 2, "plan-len-max",
+	    "nothing written");
+	reg_kmod_withdraw(&pg, &st);
+	check(pg.plan[0].id == 0 && pg.plan[1].id == 0 &&
+	    pg.plan[0].seq == 6 && pg.plan[1].seq == 4, "withdraw", NULL);
+	fill_plan(&p, 103, 2, 2, 4);
+	ok = reg_kmod_write_plan(&pg, &st, &p, cores, 2, &id) == 0;
+	check(ok && id == 4 && pg.plan[0].id == 4, "after-withdraw",
+	    "ids keep growing");
+	reg_kmod_write_static(&pg, cores, stat, 2);
+	check(pg.static_events[5] == 77 && pg.static_events[2] == 88 &&
+	    pg.static_events[0] == 0, "static", NULL);
+}
+
+/*
+ * The sequence words against a concurrent reader that reads a buffer the
+ * way the module does (bwreg_plan.c): seq even (acquire), fields, read
+ * fence, seq unchanged.  Every plan the writer publishes is uniform in
+ * its id, so an accepted read mixing two plans shows.
+ */
+struct seqtest {
+	struct bwreg_page	*pg;
+	atomic_int		 stop;
+	unsigned long		 accepted;
+	unsigned long		 torn;
+};
+
+static uint64_t rd(const __u64 *p)
+{
+	return atomic_load_explicit((const _Atomic __u64 *)p,
+	    memory_order_relaxed);
+}
+
+static void *seq_reader(void *arg)
+{
+	struct seqtest *t = arg;
+	unsigned int b = 0, j, c;
+
+	while (!atomic_load(&t->stop)) {
+		const struct bwreg_plan *pl = &t->pg->plan[b++ & 1];
+		uint64_t s1, s2, id, bad = 0;
+
+		s1 = atomic_load_explicit((const _Atomic __u64 *)&pl->seq,
+		    memory_order_acquire);
+		if (s1 & 1)
+			continue;
+		id = rd(&pl->id);
+		if (rd(&pl->first) != id || rd(&pl->lock_launches[0]) != id)
+			bad = 1;
+		for (j = 0; j < BWREG_PLAN_MAX; j++)
+			for (c = 0; c < 4; c++)
+				if (rd(&pl->events[j][c]) != id)
+					bad = 1;
+		atomic_thread_fence(memory_order_acquire);
+		s2 = rd(&pl->seq);
+		if (s1 != s2 || id == 0)
+			continue;
+		t->accepted++;
+		t->torn += bad;
+	}
+	return NULL;
+}
+
+static void test_seqlock(void)
+{
+	static struct bwreg_page pg;
+	static struct reg_plan p;
+	struct reg_kmod_plans st;
+	struct seqtest t;
+	pthread_t th;
+	const int cores[4] = { 0, 1, 2, 3 };
+	unsigned int i, j, c;
+	uint64_t id;
+
+	memset(&pg, 0, sizeof(pg));
+	memset(&t, 0, sizeof(t));
+	t.pg = &pg;
+	reg_kmod_plans_init(&st);
+	if (pthread_create(&th, NULL, seq_reader, &t) != 0) {
+		check(0, "seqlock", "pthread_create");
+		return;
+	}
+	memset(&p, 0, sizeof(p));
+	p.len = BWREG_PLAN_MAX;
+	p.lock_mask = 1;
+	for (i = 1; i <= 400000; i++) {
+		p.first = i;
+		p.lock_launches[0] = i;
+		for (j = 0; j < BWREG_PLAN_MAX; j++)
+			for (c = 0; c < 4; c++)
+				p.events[j][c] = i;
+		reg_kmod_write_plan(&pg, &st, &p, cores, 4, &id);
+		if (i % 50000 == 0)
+			reg_kmod_withdraw(&pg, &st);
+	}
+	atomic_store(&t.stop, 1);
+	pthread_join(th, NULL);
+	check(t.torn == 0 && t.accepted > 0, "seqlock",
+	    "%lu consistent reads accepted, %lu torn", t.accepted, t.torn);
 }
 
 static uint64_t now_ns(void)
@@ -145,28 +308,165 @@ static pid_t start_hog(int cpu)
 		n++;
 }
 
-/* The daemon's period loop: wake 3 ms before each boundary, apply. */
-static void drive(struct regulator *r, unsigned int periods, uint64_t budget)
+/*
+ * The period thread: wake 3 ms before each boundary and publish a plan
+ * for the next `len` periods, every `every` periods.
+ */
+static void drive(struct regulator *r, unsigned int periods, uint64_t budget,
+    unsigned int len, unsigned int every)
 {
-	uint64_t p, p0, next;
+	static struct reg_plan p;
+	uint64_t pp, p0, next;
+	unsigned int j;
 
+	memset(&p, 0, sizeof(p));
+	p.len = len;
+	for (j = 0; j < len; j++)
+		p.events[j][0] = budget;
 	reg_kmod_ops.clock(r, &p0, &next);
 	do {
-		reg_kmod_ops.clock(r, &p, &next);
+		reg_kmod_ops.clock(r, &pp, &next);
 		sleep_until(next - 3000000);
-		reg_kmod_ops.apply(r, p + 1, &budget, 1);
+		if ((pp - p0) % every == 0) {
+			p.first = pp + 1;
+			reg_kmod_ops.apply_plan(r, &p);
+		}
 		reg_kmod_ops.heartbeat(r);
 		sleep_until(next + 1000000);
-	} while (p - p0 < periods);
+	} while (pp - p0 < periods);
+}
+
+#define D(f)	((unsigned long long)(s1.core[0].f - s0.core[0].f))
+/* periods the core ran (a late timer skips some: not s1.period - s0.period) */
+#define KINDS()	(D(plan_first) + D(plan_ahead) + D(fallbacks) + D(unregulated))
+
+static void test_plans(struct regulator *r)
+{
+	struct reg_stats s0, s1;
+	uint64_t small = 1000000, dp;
+
+	/* A plan every period: entry 0 governs. */
+	reg_kmod_ops.stats(r, &s0);
+	drive(r, 40, small, 4, 1);
+	reg_kmod_ops.stats(r, &s1);
+	dp = KINDS();
+	/* late wake-ups (a loaded host) fall back to the look-ahead */
+	check(s1.ncores == 1 && dp >= 20 && D(throttles) >= dp / 3 &&
+	    D(plan_first) * 10 >= dp * 3 &&
+	    (D(plan_first) + D(plan_ahead)) * 10 >= dp * 8,
+	    "plan-first", "%llu periods: %llu entry 0, %llu ahead, %llu "
+	    "fallbacks, %llu unregulated, %llu throttles",
+	    (unsigned long long)dp, D(plan_first), D(plan_ahead),
+	    D(fallbacks), D(unregulated), D(throttles));
+	/* A plan every 4th period: the look-ahead entries govern the rest. */
+	reg_kmod_ops.stats(r, &s0);
+	drive(r, 40, small, 4, 4);
+	reg_kmod_ops.stats(r, &s1);
+	dp = KINDS();
+	check(dp >= 20 && D(plan_ahead) * 10 >= dp * 5 &&
+	    D(plan_first) * 10 >= dp * 1 && D(throttles) >= dp / 3,
+	    "plan-ahead",
+	    "%llu periods: %llu entry 0, %llu ahead, %llu fallbacks, "
+	    "plan %llu", (unsigned long long)dp, D(plan_first),
+	    D(plan_ahead), D(fallbacks), (unsigned long long)s1.plan_id);
+}
+
+static void test_static(struct regulator *r)
+{
+	struct reg_stats s0, s1;
+	static struct reg_plan p;
+	uint64_t small = 1000000, pp, next, dp;
+	int i;
+
+	/* A long plan, then set_static: withdrawn, the static one governs. */
+	memset(&p, 0, sizeof(p));
+	reg_kmod_ops.clock(r, &pp, &next);
+	p.first = pp + 1;
+	p.len = BWREG_PLAN_MAX;
+	for (i = 0; i < BWREG_PLAN_MAX; i++)
+		p.events[i][0] = REG_UNLIMITED;
+	reg_kmod_ops.apply_plan(r, &p);
+	check(reg_kmod_ops.set_static(r, &small, 1) == 0 &&
+	    reg_kmod_ops.set_static(r, &small, 2) == -EINVAL, "set-static",
+	    NULL);
+	reg_kmod_ops.stats(r, &s0);
+	for (i = 0; i < 30; i++) {
+		reg_kmod_ops.heartbeat(r);
+		usleep(10000);
+	}
+	reg_kmod_ops.stats(r, &s1);
+	dp = KINDS();
+	check(dp >= 15 && D(plan_first) + D(plan_ahead) == 0 &&
+	    D(fallbacks) * 10 >= dp * 8 && D(throttles) * 10 >= dp * 5,
+	    "static-withdraws", "%llu periods: %llu fallbacks, %llu plan, "
+	    "%llu throttles", (unsigned long long)dp, D(fallbacks),
+	    D(plan_first) + D(plan_ahead), D(throttles));
+	p.len = 0;
+	check(reg_kmod_ops.set_rho(r, 3.0) == 0 &&
+	    reg_kmod_ops.set_rho(r, -1) == -EINVAL &&
+	    reg_kmod_ops.apply_plan(r, &p) == -EINVAL, "rho-and-args", NULL);
+}
+
+static void test_locks(struct regulator *r)
+{
+	struct reg_lock_files f;
+	struct reg_locks l;
+	struct reg_stats st;
+	struct bwreg_lock *lk;
+	uint64_t unl = REG_UNLIMITED;
+	char err[256] = "";
+	int ret;
+
+	reg_kmod_ops.set_static(r, &unl, 1);
+	check(reg_kmod_ops.lock_open(r, 64, 0, &f, err, sizeof(err)) ==
+	    -EINVAL && err[0], "lock-slot-range", "%s", err);
+	ret = reg_kmod_ops.lock_open(r, 7, 0, &f, err, sizeof(err));
+	check(ret == 0 && f.kind == REG_LOCK_KMOD && f.nfds == 1 &&
+	    f.fds[0] >= 0, "lock-open", "%s", err);
+	if (ret != 0)
+		return;
+	lk = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+	    MAP_SHARED, f.fds[0], 0);
+	if (lk == MAP_FAILED) {
+		check(0, "lock-map", "%s", strerror(errno));
+		close(f.fds[0]);
+		return;
+	}
+	lk->launches = 3;
+	lk->held = 1;
+	reg_kmod_ops.locks(r, &l);
+	check(l.valid == 1ULL << 7 && l.held == 1ULL << 7 &&
+	    l.launches[7] == 3, "locks", "valid 0x%llx held 0x%llx",
+	    (unsigned long long)l.valid, (unsigned long long)l.held);
+	ret = ioctl(f.fds[0], BWREG_LOCK_IOC_KICK);
+	reg_kmod_ops.stats(r, &st);
+	/* lowered unless a boundary saw the slot held first */
+	check(ret == 0 && st.lock.kicks == 1 && st.lock.kick_lowered <= 1 &&
+	    st.lock.kick_ns_last > 0 && lk->kicks == 1, "kick",
+	    "%s, %llu kicks (%llu lowered), %llu ns", ret ? strerror(errno) :
+	    "ok", (unsigned long long)st.lock.kicks,
+	    (unsigned long long)st.lock.kick_lowered,
+	    (unsigned long long)st.lock.kick_ns_last);
+	usleep(30000);
+	reg_kmod_ops.stats(r, &st);
+	check(st.core[0].lock_limited > 0, "lock-limits", "%llu periods",
+	    (unsigned long long)st.core[0].lock_limited);
+	check(reg_kmod_ops.lock_static(r, 7, 5) == 0 &&
+	    r != NULL && reg_kmod_ops.lock_close(r, 7) == 0 &&
+	    ioctl(f.fds[0], BWREG_LOCK_IOC_KICK) == -1 && errno == ESTALE,
+	    "lock-close", "kick after close: %s", strerror(errno));
+	reg_kmod_ops.locks(r, &l);
+	check(l.valid == 0, "locks-after-close", NULL);
+	munmap(lk, (size_t)sysconf(_SC_PAGESIZE));
+	close(f.fds[0]);
 }
 
 static void test_device(const char *dev)
 {
 	struct reg_config c = base(dev);
-	struct reg_stats s0, s1;
 	struct regulator *r = NULL;
 	char err[256] = "";
-	uint64_t small = 1000000, p, next, dp;
+	uint64_t p, next;
 	struct bwreg_version v;
 	pid_t hog;
 	int fd, ret;
@@ -188,40 +488,9 @@ static void test_device(const char *dev)
 	    "clock", "period %llu next %llu", (unsigned long long)p,
 	    (unsigned long long)next);
 	hog = start_hog(1);
-	reg_kmod_ops.stats(r, &s0);
-	drive(r, 60, small);
-	reg_kmod_ops.stats(r, &s1);
-	dp = s1.period - s0.period;
-	check(s1.ncores == 1 && dp >= 20 &&
-	    s1.core[0].throttles - s0.core[0].throttles >= dp / 3 &&
-	    s1.core[0].fallbacks - s0.core[0].fallbacks < dp / 2,
-	    "apply", "%llu periods: %llu throttles, %llu fallbacks",
-	    (unsigned long long)dp,
-	    (unsigned long long)(s1.core[0].throttles - s0.core[0].throttles),
-	    (unsigned long long)(s1.core[0].fallbacks - s0.core[0].fallbacks));
-
-	/* No fresh budgets: the static one applies, counted as fallbacks. */
-	check(reg_kmod_ops.set_static(r, &small, 1) == 0 &&
-	    reg_kmod_ops.set_static(r, &small, 2) == -EINVAL, "set-static",
-	    NULL);
-	s0 = s1;
-	for (int i = 0; i < 30; i++) {
-		reg_kmod_ops.heartbeat(r);
-		usleep(10000);
-	}
-	reg_kmod_ops.stats(r, &s1);
-	dp = s1.period - s0.period;
-	check(dp >= 20 &&
-	    (s1.core[0].fallbacks - s0.core[0].fallbacks) * 10 >= dp * 7 &&
-	    (s1.core[0].throttles - s0.core[0].throttles) * 10 >= dp * 5,
-	    "static-fallback", "%llu periods: %llu fallbacks, %llu throttles",
-	    (unsigned long long)dp,
-	    (unsigned long long)(s1.core[0].fallbacks - s0.core[0].fallbacks),
-	    (unsigned long long)(s1.core[0].throttles - s0.core[0].throttles));
-	check(reg_kmod_ops.set_rho(r, 3.0) == 0 &&
-	    reg_kmod_ops.set_rho(r, -1) == -EINVAL &&
-	    reg_kmod_ops.apply(r, 5, &small, 2) == -EINVAL, "rho-and-args",
-	    NULL);
+	test_plans(r);
+	test_static(r);
+	test_locks(r);
 	reg_kmod_ops.close(r);
 	kill(hog, SIGKILL);
 	waitpid(hog, NULL, 0);
@@ -238,8 +507,12 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_validation();
-	if (argc > 1)
+	if (argc > 1) {
 		test_device(argv[1]);
+	} else {
+		test_page_writes();
+		test_seqlock();
+	}
 	printf("regtest: %d failure(s)\n", nfail);
 	return nfail ? 1 : 0;
 }

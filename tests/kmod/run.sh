@@ -6,7 +6,9 @@
 # Environment: top_srcdir, top_builddir (make sets them), QEMU, CC,
 # KVER (Debian kernel version, default the newest with headers and image),
 # BWREG_KEEP=1 keeps the work directory.
-# Exit: 0 pass, 77 skip (missing tools), 1 fail.
+# Exit: 0 pass, 77 skip (missing tools), 1 fail; the outcome is also
+# written to $top_builddir/tests/kmod/check-kmod.result, the guest's
+# measurements (RESULT lines) to tests/kmod/results.txt.
 set -u
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -14,9 +16,11 @@ builddir=${top_builddir:-.}
 QEMU=${QEMU:-qemu-system-x86_64}
 CC=${CC:-cc}
 work=$builddir/tests/kmod/work
+result=$builddir/tests/kmod/check-kmod.result
+mkdir -p "$builddir/tests/kmod"
 
-skip() { echo "SKIP check-kmod: $*"; exit 77; }
-fail() { echo "FAIL check-kmod: $*"; exit 1; }
+skip() { echo "SKIP check-kmod: $*" | tee "$result"; exit 77; }
+fail() { echo "FAIL check-kmod: $*" | tee "$result"; exit 1; }
 
 if [ -z "${KVER:-}" ]; then
 	for img in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V -r); do
@@ -50,9 +54,9 @@ grep -E 'warning:' "$work/kbuild.log" && fail "module build has warnings"
 
 # Static test programs.
 cflags="-std=gnu11 -static -O2 -Wall -Wextra -I$srcdir/kmod/uapi -I$srcdir/daemon -I$srcdir/lib"
-$CC $cflags -o "$work/root/bwtest" "$srcdir/tests/kmod/bwtest.c" ||
-	fail "cannot build bwtest"
-$CC $cflags -o "$work/root/regtest" "$srcdir/tests/kmod/regtest.c" \
+$CC $cflags -pthread -o "$work/root/bwtest" "$srcdir/tests/kmod/bwtest.c" \
+	"$srcdir/daemon/reg_kmod.c" -lm || fail "cannot build bwtest"
+$CC $cflags -pthread -o "$work/root/regtest" "$srcdir/tests/kmod/regtest.c" \
 	"$srcdir/daemon/reg_kmod.c" -lm || fail "cannot build regtest"
 
 # The image.
@@ -99,7 +103,11 @@ timeout 300 "$QEMU" -accel tcg -m 512M -smp 2 -nographic -no-reboot \
 rc=$?
 secs=$(( $(date +%s) - start ))
 tr -d '\r' <"$log" >"$log.txt"
-grep -E '^(PASS|FAIL|SKIP|bwtest|regtest)' "$log.txt"
+grep -E '^(PASS|FAIL|SKIP|RESULT|bwtest|regtest)' "$log.txt"
+{
+	echo "bwreg.ko on Linux $KVER, qemu TCG -smp 2 (emulated: times are not hardware times)"
+	sed -n 's/^RESULT //p' "$log.txt"
+} >"$builddir/tests/kmod/results.txt"
 [ $rc -eq 124 ] && fail "qemu timed out after 300 s"
 grep -q '^BWTEST-END' "$log.txt" ||
 	{ tail -40 "$log.txt"; fail "guest did not finish (qemu exit $rc)"; }
@@ -116,5 +124,8 @@ else
 		sed 's/^SKIP daemon-e2e: //')"
 fi
 [ "${BWREG_KEEP:-0}" = 1 ] || rm -rf "$work"
-echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed: validation, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, tagged/stale budgets, heartbeat fail-safe and resume, CPU hotplug, stop, reg_kmod backend, load-time parameters, rmmod while throttling, clean dmesg; $e2e"
+echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed: validation, device permissions, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, TFS penalty of a migrating task and after unload, plans (entry 0, look-ahead, refused, withdrawn, malformed), lock slots (files, mapping rules, revocation, dyn, kick), stale overflows, heartbeat fail-safe and resume, CPU hotplug, stop, reg_kmod backend, load-time parameters, rmmod while throttling, clean dmesg; $e2e" |
+	tee "$result"
+echo "measurements (tests/kmod/results.txt):"
+cat "$builddir/tests/kmod/results.txt"
 exit 0
