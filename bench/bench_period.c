@@ -2,20 +2,27 @@
  * bench_period.c - the period engine as it runs in the daemon: its own
  * thread on absolute timerfd deadlines (SCHED_FIFO when permitted),
  * 10 RT tasks holding the lock, each with a histo launch (37,627 blocks,
- * M = 8, seed 000 Table 4.1) whose blocks a "GPU" thread keeps
- * finishing and relaunching, and 3 BE cores.  A backend stand-in keeps
- * the period clock on CLOCK_MONOTONIC and takes the budgets.
+ * M = 8, Table 4.1 of [DynBW]) whose blocks a "GPU" thread keeps
+ * finishing and relaunching, and 3 BE cores.  The backend is the
+ * daemon's own sim regulator, so the plans meet the same rule they meet
+ * in the daemon, and its counters say what governed each period.
  *
- * Reports, over the run (default 5 s): CPU time of the engine's work per
- * period (thread CPU clock, p50/p99/max) and the period thread's
- * wake-up lateness against its deadline (p50/p99/max), late periods and
- * how many budgets reached the backend in time.
+ * Reports, over the run (default 5 s): the dynamic share (periods whose
+ * budget came from a plan, fresh or look-ahead, over periods with a
+ * holder), CPU time of the engine's work per period (thread CPU clock,
+ * p50/p99/max), the period thread's wake-up lateness against its
+ * deadline (p50/p99/max), late wake-ups and the lead it settled on.
+ * With --load N, N threads spin at normal priority for the whole run
+ * (2 on this 2-CPU machine: both CPUs busy).
  * Usage: bench_period -o FILE [-d SECONDS] [-t TASKS] [-r PRIORITY]
- *        [-l LEAD_US]   (-r 0: no SCHED_FIFO; lead default 50 us)
+ *        [-l LEAD_US] [-L LOOKAHEAD] [--load N]
+ *        (-r 0: no SCHED_FIFO; -l fixes the lead, default adaptive)
  */
 #include <config.h>
 
 #include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +30,12 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "conf.h"
 #include "fileio.h"
 #include "monoclock.h"
 #include "period.h"
 #include "profile.h"
+#include "regulator.h"
 
 #ifndef HISTO_BWK
 #define HISTO_BWK	"examples/histo.bwk"
@@ -35,41 +44,19 @@
 #define NCORES		3
 #define MAX_TASKS	32
 
-/* ---- backend stand-in ---------------------------------------------- */
+/* ---- load --------------------------------------------------------- */
 
-struct regulator {
-	uint64_t	epoch;
-	uint64_t	applies;	/* atomic */
-};
+static int	hog_stop;
 
-static int
-b_clock(struct regulator *r, uint64_t *p, uint64_t *next)
+static void *
+hog_main(void *arg)
 {
-	*p = (monoclock_ns() - r->epoch) / T_NS;
-	*next = r->epoch + (*p + 1) * T_NS;
-	return 0;
-}
+	volatile uint64_t	x = 0;
 
-static int
-b_apply(struct regulator *r, uint64_t period, const uint64_t *ev,
-    unsigned int n)
-{
-	if (r->epoch + period * T_NS <= monoclock_ns())
-		return -EINVAL;
-	__atomic_fetch_add(&r->applies, 1, __ATOMIC_RELAXED);
-	return 0;
+	while (!__atomic_load_n(&hog_stop, __ATOMIC_RELAXED))
+		x++;
+	return NULL;
 }
-
-static int
-b_beat(struct regulator *r)
-{
-	return 0;
-}
-
-static const struct regulator_ops	bops = {
-	.name = "bench", .clock = b_clock, .apply = b_apply,
-	.heartbeat = b_beat,
-};
 
 /* ---- tasks and their "GPU" ------------------------------------------- */
 
@@ -77,7 +64,9 @@ static struct kernel		kern;
 static struct kernel		*kernp = &kern;
 static struct period_holder	holders[MAX_TASKS];
 static unsigned int		ntasks = 10;
-static uint64_t			lead_ns = 50000;
+static uint64_t			lead_ns;	/* 0: adaptive */
+static unsigned int		lookahead = CONFIG_DEFAULT_LOOKAHEAD;
+static unsigned int		nload;
 static int			gpu_stop;
 
 static int
@@ -213,30 +202,66 @@ drain(struct period *pe)
 		;
 }
 
+/* What governed the periods: the backend's counters over the run. */
+struct share {
+	uint64_t	first, ahead, fallback;
+};
+
+static void
+share_of(const struct regulator_ops *ops, struct regulator *reg,
+    struct share *sh)
+{
+	struct reg_stats	rs;
+
+	memset(sh, 0, sizeof(*sh));
+	if (ops->stats(reg, &rs) == 0 && rs.ncores > 0) {
+		sh->first = rs.core[0].plan_first;
+		sh->ahead = rs.core[0].plan_ahead;
+		sh->fallback = rs.core[0].fallbacks;
+	}
+}
+
+static double
+pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
 static int
 report(const char *out, const struct period_stats *s, double secs,
-    const char *warn, uint64_t applies)
+    const char *warn, const struct share *sh)
 {
-	char	buf[2048];
-	int	n;
-	FILE	*f;
+	uint64_t	reg = sh->first + sh->ahead + sh->fallback;
+	char		buf[2048], lead[64];
+	int		n;
+	FILE		*f;
 
+	if (lead_ns)
+		snprintf(lead, sizeof(lead), "lead %llu us (fixed)",
+		    (unsigned long long)lead_ns / 1000);
+	else
+		snprintf(lead, sizeof(lead), "lead adaptive, ended at %.1f us",
+		    (double)s->lead_ns / 1e3);
 	n = snprintf(buf, sizeof(buf),
 	    "bench_period: %u RT tasks holding the lock with running histo "
-	    "launches (N=%u, M=%u), %d BE cores, T=%llu us, lead=%llu us, "
-	    "%.1f s%s%s\n"
-	    "periods %llu  budgets in time %llu  late %llu (%.2f%%)  "
-	    "backend took %llu  launches retired %llu\n"
+	    "launches (N=%u, M=%u), %d BE cores, T=%llu us, %s, "
+	    "look-ahead %u, %u CPU hogs, %.1f s%s%s\n"
+	    "dynamic share: %.2f %%  (fresh plan %.2f %%, look-ahead "
+	    "%.2f %%, static %.2f %% of %llu periods with a holder)\n"
+	    "periods decided %llu  plans handed over %llu  late wake-ups "
+	    "%llu (%.2f%%)  launches retired %llu\n"
 	    "engine CPU per period: p50 %.1f us  p99 %.1f us  max %.1f us\n"
 	    "wake-up lateness:      p50 %.1f us  p99 %.1f us  max %.1f us\n",
 	    ntasks, kern.blocks, kern.concurrency, NCORES,
-	    (unsigned long long)T_NS / 1000, (unsigned long long)lead_ns /
-	    1000, secs, s->rt ? ", SCHED_FIFO" : ", not real-time",
+	    (unsigned long long)T_NS / 1000, lead, s->plan_len, nload, secs,
+	    s->rt ? ", SCHED_FIFO" : ", not real-time",
 	    s->rt || warn[0] == '\0' ? "" : warn,
+	    pct(sh->first + sh->ahead, reg), pct(sh->first, reg),
+	    pct(sh->ahead, reg), pct(sh->fallback, reg),
+	    (unsigned long long)reg,
 	    (unsigned long long)s->periods,
 	    (unsigned long long)s->applied, (unsigned long long)s->late,
-	    s->periods ? 100.0 * (double)s->late / (double)s->periods : 0.0,
-	    (unsigned long long)applies, (unsigned long long)s->launches,
+	    pct(s->late, s->periods), (unsigned long long)s->launches,
 	    (double)s->cost_p50_ns / 1e3, (double)s->cost_p99_ns / 1e3,
 	    (double)s->cost_max_ns / 1e3, (double)s->lateness_p50_ns / 1e3,
 	    (double)s->lateness_p99_ns / 1e3,
@@ -252,50 +277,109 @@ report(const char *out, const struct period_stats *s, double secs,
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+static int
+usage(void)
 {
-	static struct regulator	reg;
-	struct period_params	p;
-	struct period_stats	st;
-	struct period		*pe;
-	pthread_t		gpu;
-	const char		*out = NULL;
-	char			err[256], warn[256];
-	double			secs = 5;
-	uint64_t		end;
-	int			c, prio = 90;
+	fprintf(stderr, "usage: bench_period -o FILE [-d SECONDS] "
+	    "[-t TASKS] [-r PRIORITY] [-l LEAD_US] [-L LOOKAHEAD] "
+	    "[--load N]\n");
+	return 2;
+}
 
-	while ((c = getopt(argc, argv, "o:d:t:r:l:")) != -1) {
+static int
+args(int argc, char **argv, const char **out, double *secs, int *prio)
+{
+	static const struct option lo[] = {
+		{ "load", required_argument, NULL, 'H' },
+		{ NULL, 0, NULL, 0 } };
+	int	c;
+
+	while ((c = getopt_long(argc, argv, "o:d:t:r:l:L:", lo, NULL)) != -1) {
 		if (c == 'o')
-			out = optarg;
-		else if (c == 'r' && (prio = atoi(optarg)) >= 0 && prio <= 99)
+			*out = optarg;
+		else if (c == 'r' && (*prio = atoi(optarg)) >= 0 &&
+		    *prio <= 99)
 			continue;
 		else if (c == 'l' && (lead_ns = strtoull(optarg, NULL, 10) *
 		    1000) < T_NS)
 			continue;
+		else if (c == 'L' && (lookahead = (unsigned)atoi(optarg)) >=
+		    1 && lookahead <= REG_PLAN_MAX)
+			continue;
+		else if (c == 'H' && (nload = (unsigned)atoi(optarg)) <= 64)
+			continue;
 		else if (c == 'd')
-			secs = atof(optarg);
+			*secs = atof(optarg);
 		else if (c == 't' && (ntasks = (unsigned)atoi(optarg)) >= 1 &&
 		    ntasks <= MAX_TASKS)
 			continue;
-		else {
-			fprintf(stderr, "usage: bench_period -o FILE "
-			    "[-d SECONDS] [-t TASKS] [-r PRIORITY] "
-			    "[-l LEAD_US]\n");
-			return 2;
-		}
+		else
+			return -1;
 	}
-	if (load_kernel() < 0 || make_tasks() < 0)
+	return optind == argc ? 0 : -1;
+}
+
+/* The daemon's sim regulator, holders' static budget set. */
+static struct regulator *
+backend(const struct regulator_ops *ops, double qbar)
+{
+	struct reg_config	rc;
+	struct regulator	*reg;
+	uint64_t		ev[NCORES];
+	char			err[256];
+	unsigned int		i;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.period_ns = T_NS;
+	rc.ncores = NCORES;
+	for (i = 0; i < NCORES; i++) {
+		rc.cores[i] = (int)i + 1;
+		ev[i] = (uint64_t)((60000 * qbar - 470) / NCORES);
+	}
+	rc.bwmax_events = 60000;
+	rc.failsafe_events = REG_UNLIMITED;
+	if (ops->open(&reg, &rc, err, sizeof(err)) < 0) {
+		fprintf(stderr, "bench_period: %s\n", err);
+		return NULL;
+	}
+	ops->set_static(reg, ev, NCORES);
+	return reg;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct regulator_ops *ops = &reg_sim_ops;
+	struct regulator	*reg;
+	struct period_params	p;
+	struct period_stats	st;
+	struct period		*pe;
+	struct share		s0, s1;
+	pthread_t		gpu, hog[64];
+	const char		*out = NULL;
+	char			err[256], warn[256];
+	double			secs = 5;
+	uint64_t		end;
+	unsigned int		i;
+	int			prio = 90;
+
+	if (args(argc, argv, &out, &secs, &prio) < 0)
+		return usage();
+	if (load_kernel() < 0 || make_tasks() < 0 ||
+	    (reg = backend(ops, kern.q_nominal)) == NULL)
 		return 1;
-	reg.epoch = monoclock_ns() / T_NS * T_NS;
 	memset(&p, 0, sizeof(p));
-	p.ops = &bops;
-	p.reg = &reg;
+	p.ops = ops;
+	p.reg = reg;
 	p.src.snapshot = snap;
 	p.src.release = rel;
 	p.period_ns = T_NS;
-	p.lead_ns = lead_ns;
+	/* the daemon's defaults, or a fixed lead */
+	p.lead_ns = lead_ns ? lead_ns : 50000;
+	p.lead_min_ns = lead_ns ? lead_ns : 20000;
+	p.lead_max_ns = lead_ns ? lead_ns : T_NS / 2;
+	p.lead_adapt = lead_ns == 0;
+	p.plan_len = lookahead;
 	p.ncores = NCORES;
 	p.bwmax_events = 60000;
 	p.overhead_events = 470;
@@ -303,20 +387,34 @@ main(int argc, char **argv)
 	p.policy = DECIDE_SMOOTH;
 	p.priority = prio;
 	p.cpu = -1;
+	for (i = 0; i < nload; i++)
+		if (pthread_create(&hog[i], NULL, hog_main, NULL) != 0)
+			return 1;
 	if ((pe = period_new(&p, err, sizeof(err))) == NULL ||
 	    pthread_create(&gpu, NULL, gpu_main, NULL) != 0 ||
 	    period_start(pe, warn, sizeof(warn), err, sizeof(err)) < 0) {
 		fprintf(stderr, "bench_period: %s\n", err);
 		return 1;
 	}
+	/* the first second settles the lead; the share counts after it */
+	usleep(1000000);
+	share_of(ops, reg, &s0);
 	for (end = monoclock_ns() + (uint64_t)(secs * 1e9); monoclock_ns() < end;) {
 		usleep(10000);
 		drain(pe);
 	}
+	share_of(ops, reg, &s1);
 	period_stop(pe);
 	__atomic_store_n(&gpu_stop, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&hog_stop, 1, __ATOMIC_RELEASE);
 	pthread_join(gpu, NULL);
+	for (i = 0; i < nload; i++)
+		pthread_join(hog[i], NULL);
 	period_stats(pe, &st);
 	period_free(pe);
-	return report(out, &st, secs, warn, reg.applies) < 0 ? 1 : 0;
+	ops->close(reg);
+	s1.first -= s0.first;
+	s1.ahead -= s0.ahead;
+	s1.fallback -= s0.fallback;
+	return report(out, &st, secs, warn, &s1) < 0 ? 1 : 0;
 }

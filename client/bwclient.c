@@ -1198,10 +1198,33 @@ bwc_launch(bwc_t *h, int kernel, uint64_t stream, uint64_t **bitmap)
 	if (rc == -E2BIG)
 		return fail(h, rc, "kernel %s: %u blocks, progress slots hold "
 		    "%u", k->name, k->blocks, h->pp.max_blocks);
-	/* after the slot: the launch count a plan read covers it */
-	if ((e = lock_sync(h, t, 1)) < 0 && rc >= 0)
-		return e;
-	return rc;
+	/*
+	 * After the slot: the launch count a plan read covers it.  A kick
+	 * the regulator did not confirm is counted (bwc_lock_info) and in
+	 * bwc_strerror, but the slot is returned: the caller needs it.
+	 */
+	e = lock_sync(h, t, 1);
+	return rc >= 0 ? rc : (e < 0 ? e : rc);
+}
+
+int
+bwc_lock_info(bwc_t *h, struct bwc_lock_info *out)
+{
+	struct bwc_lockfile	*lf = __atomic_load_n(&h->lf,
+				    __ATOMIC_ACQUIRE);
+
+	memset(out, 0, sizeof(*out));
+	if (lf == NULL)
+		return 0;
+	out->kind = lf->l.kind == LOCKFILE_KMOD ? BWC_LOCK_KMOD :
+	    BWC_LOCK_SIM;
+	out->kicks = __atomic_load_n(&lf->l.kicks, __ATOMIC_RELAXED);
+	out->unconfirmed = __atomic_load_n(&lf->l.failures,
+	    __ATOMIC_RELAXED);
+	out->enforced = __atomic_load_n(&lf->l.enforced, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&lf->l.dead, __ATOMIC_RELAXED))
+		out->kind = BWC_LOCK_NONE;
+	return 0;
 }
 
 int

@@ -123,7 +123,9 @@ lockfile_edge(struct lockfile *l, const struct cpage_task *t, int launch)
 
 	pthread_mutex_lock(&l->mu);
 	held = cpage_locked(t);
-	if (!held) {
+	if (__atomic_load_n(&l->dead, __ATOMIC_ACQUIRE)) {
+		rc = 0;		/* the regulator is gone: nothing to tell */
+	} else if (!held) {
 		__atomic_store_n(&l->enforced, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&l->page->held, 0, __ATOMIC_RELEASE);
 	} else if (!__atomic_load_n(&l->enforced, __ATOMIC_ACQUIRE) ||
@@ -131,6 +133,17 @@ lockfile_edge(struct lockfile *l, const struct cpage_task *t, int launch)
 		__atomic_store_n(&l->page->held, 1, __ATOMIC_RELEASE);
 		rc = lockfile_kick(l);
 		__atomic_store_n(&l->enforced, rc == 0, __ATOMIC_RELEASE);
+		/*
+		 * A regulator that has gone away (the daemon died with
+		 * its sim backend; the module's files do not do this) has
+		 * nothing to enforce: until new files come with the next
+		 * registration the lock acts through the task page.
+		 */
+		if (rc == -EPIPE || rc == -ECONNRESET || rc == -ENOTCONN ||
+		    rc == -EBADF || rc == -ENODEV) {
+			__atomic_store_n(&l->dead, 1, __ATOMIC_RELEASE);
+			rc = 0;
+		}
 	}
 	pthread_mutex_unlock(&l->mu);
 	return rc;
@@ -141,7 +154,7 @@ lockfile_sync(struct lockfile *l, const struct cpage_task *t, int launch)
 {
 	int	held = cpage_locked(t);
 
-	if (l->page == NULL)
+	if (l->page == NULL || __atomic_load_n(&l->dead, __ATOMIC_ACQUIRE))
 		return 0;
 	/* after the progress slot: a plan that read the count before
 	 * this bump did not see the launch, the backend caps it */

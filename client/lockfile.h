@@ -33,6 +33,7 @@ struct lockfile {
 	struct bwreg_lock	*page;
 	pthread_mutex_t		 mu;	/* the edge: one thread kicks */
 	int			 enforced; /* atomic: held and enforced */
+	int			 dead;	/* atomic: the regulator went away */
 	uint64_t		 kicks;	/* atomic */
 	uint64_t		 failures; /* atomic: kicks not confirmed */
 };
@@ -49,8 +50,10 @@ void	lockfile_close(struct lockfile *);
  * After a change of the task page t: mirror whether the task holds the
  * lock into the slot, and kick when the regulator must act now.  launch:
  * a kernel or copy is about to start (its progress slot, if any, is
- * already written).  Returns 0, or -errno when the kick was not
- * confirmed (the lock then acts at the daemon's next page poll).
+ * already written).  Returns 0, or -ETIMEDOUT (or another -errno) when
+ * a regulator that is still there did not confirm the kick; the lock then
+ * acts at the daemon's next page poll.  A regulator that has gone away
+ * (its socket closed) makes the files inert and is not an error.
  */
 int	lockfile_sync(struct lockfile *, const struct cpage_task *t,
 	    int launch);

@@ -27,8 +27,9 @@ check_PROGRAMS += tests/engine/test_parts
 tests_engine_test_parts_SOURCES = tests/engine/test_parts.c
 tests_engine_test_parts_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_engine_test_parts_LDADD = daemon/libbwdaemon.la
-TESTS += tests/engine/test_period tests/engine/test_parts tests/engine/live.sh
-dist_check_SCRIPTS += tests/engine/live.sh
+TESTS += tests/engine/test_period tests/engine/test_parts tests/engine/live.sh \
+	tests/engine/lockload.sh
+dist_check_SCRIPTS += tests/engine/live.sh tests/engine/lockload.sh
 
 # benchmark (make bench): engine CPU per period, wake-up lateness
 BENCH_PROGS += bench/bench_period

@@ -16,13 +16,14 @@ leadctl_clamp(const struct leadctl *l, uint64_t v)
 
 void
 leadctl_init(struct leadctl *l, bool adapt, uint64_t start, uint64_t lo,
-    uint64_t hi, uint64_t margin)
+    uint64_t hi, uint64_t margin, uint64_t period)
 {
 	memset(l, 0, sizeof(*l));
 	l->adapt = adapt;
 	l->lo = lo;
 	l->hi = hi < lo ? lo : hi;
 	l->margin = margin;
+	l->period = period;
 	l->cur = leadctl_clamp(l, start);
 }
 
@@ -34,44 +35,62 @@ leadctl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-uint64_t
-leadctl_quantile(const struct leadctl *l, double pct)
+double
+leadctl_miss(const struct leadctl *l, uint64_t lead)
 {
-	uint64_t	s[LEADCTL_WINDOW];
-	uint32_t	k;
+	uint32_t	i, m = 0;
+
+	for (i = 0; i < l->n; i++)
+		m += l->win[i] + l->margin >= lead;
+	return l->n > 0 ? (double)m / l->n : 0;
+}
+
+/*
+ * Candidates are the clamp's ends and each sample plus the margin (the
+ * smallest lead that catches it); the expected age only changes there.
+ */
+uint64_t
+leadctl_best(const struct leadctl *l)
+{
+	uint64_t	s[LEADCTL_WINDOW], cand, best = l->cur;
+	double		age, best_age = -1;
+	uint32_t	i;
 
 	if (l->n == 0)
-		return 0;
+		return l->cur;
 	memcpy(s, l->win, l->n * sizeof(s[0]));
 	qsort(s, l->n, sizeof(s[0]), leadctl_cmp);
-	/* the smallest value with at least pct % of the samples at or
-	 * below it: never understates */
-	k = (uint32_t)((double)l->n * pct / 100.0 + 0.999999);
-	if (k < 1)
-		k = 1;
-	if (k > l->n)
-		k = l->n;
-	return s[k - 1];
+	for (i = 0; i <= l->n + 1; i++) {
+		if (i == l->n)
+			cand = l->lo;
+		else if (i == l->n + 1)
+			cand = l->hi;
+		else
+			cand = leadctl_clamp(l, s[i] + l->margin + 1);
+		/* samples at or above cand - margin miss: those after i */
+		age = (double)cand + (double)l->period *
+		    leadctl_miss(l, cand);
+		if (best_age < 0 || age < best_age ||
+		    (age == best_age && cand < best)) {
+			best_age = age;
+			best = cand;
+		}
+	}
+	return best;
 }
 
 uint64_t
 leadctl_add(struct leadctl *l, uint64_t lateness_ns, uint64_t cost_ns)
 {
-	uint64_t	need = lateness_ns + cost_ns;
-
-	l->win[l->pos] = need;
+	l->win[l->pos] = lateness_ns + cost_ns;
 	l->pos = (l->pos + 1) % LEADCTL_WINDOW;
 	if (l->n < LEADCTL_WINDOW)
 		l->n++;
 	if (!l->adapt)
 		return l->cur;
-	/* a wake-up that would have missed: react now */
-	if (need + l->margin > l->cur)
-		l->cur = leadctl_clamp(l, need + l->margin);
 	if (++l->since >= LEADCTL_EVERY) {
 		l->since = 0;
-		l->cur = leadctl_clamp(l, leadctl_quantile(l, LEADCTL_PCT) +
-		    l->margin);
+		l->cur = leadctl_best(l);
 	}
 	return l->cur;
 }

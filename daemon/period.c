@@ -878,7 +878,7 @@ period_new(const struct period_params *p, char *err, size_t errlen)
 	leadctl_init(&pe->lead, p->lead_adapt, p->lead_ns,
 	    p->lead_min_ns ? p->lead_min_ns : p->lead_ns / 2 + 1,
 	    p->lead_max_ns ? p->lead_max_ns : p->period_ns / 2,
-	    p->period_ns / 50);
+	    p->period_ns / 50, p->period_ns);
 	pe->st.lead_ns = pe->lead.cur;
 	pe->st.plan_len = pe->p.plan_len;
 	pe->tfd = pe->efd = -1;

@@ -8,10 +8,10 @@
  * (bwsimstate.h): a block of times e0/e1 progresses at
  * (1-u)/e0 + u/e1 where u is the BE cores' memory traffic, so more BE
  * budget really makes the kernel slower.  Finished blocks set their bit
- * in the slot's bitmap, as bwprogress.cuh does on a GPU.  Before each
- * launch it takes the lock and waits until the regulator has it (the
- * page's lock word acts at the daemon's next poll); --no-grant launches
- * at once, to show what that latency costs.
+ * in the slot's bitmap, as bwprogress.cuh does on a GPU.  Each launch
+ * goes straight to bwc_launch(), as the CUDA instrumentation does: it
+ * takes the lock, and returns when the regulator enforces it (the lock
+ * slot's kick, bwclient.h), so the emulated kernel starts protected.
  *
  * For every launch it records the emulated finish time against the
  * bound the daemon returned at registration, G(Q-bar,{Ni},0), and prints
@@ -53,7 +53,6 @@ struct opts {
 	uint64_t	interval_ns;
 	uint64_t	seed;
 	bool		quiet;
-	bool		no_grant;	/* launch without waiting for the lock */
 };
 
 /* One emulated block slot of the GPU. */
@@ -344,34 +343,6 @@ emulate(struct demo *d, uint64_t *bitmap, uint64_t L, double *finish,
 	return 0;
 }
 
-/*
- * Take the lock and wait until the simulated regulator has it: the
- * lock word in the task page takes effect when the daemon next polls
- * it, and a kernel that needs its bound from its first block launches
- * only then.
- */
-static int
-wait_grant(struct demo *d)
-{
-	uint64_t	t0 = now_ns(), give_up = t0 + 1000000000;
-
-	if (bwc_lock(d->h) < 0) {
-		fprintf(stderr, "demo_gpu: lock: %s\n", bwc_strerror(d->h));
-		return -1;
-	}
-	while (now_ns() < give_up && !stop) {
-		if (read_state(d) < 0)
-			return -1;
-		if (d->st.locked && d->st.now_ns >= t0)
-			return 0;
-		sleep_until(now_ns() + POLL_NS / 4);
-	}
-	if (!stop)
-		fprintf(stderr, "demo_gpu: the lock was not granted within "
-		    "1 s\n");
-	return -1;
-}
-
 static uint64_t *
 slot_of(struct demo *d, int slot, uint64_t *launch_ns)
 {
@@ -412,15 +383,11 @@ one_launch(struct demo *d)
 	double		finish, be;
 	int		slot;
 
-	if (!d->o.no_grant && wait_grant(d) < 0)
-		return -1;
 	slot = bwc_launch(d->h, d->kernel, STREAM, &bitmap);
 	if (slot < 0) {
 		/* protected with the static budget, but not emulated */
 		d->nospace++;
 		bwc_stream_sync(d->h, STREAM);
-		if (!d->o.no_grant)
-			bwc_unlock(d->h);
 		if (slot == -ENOSPC)
 			return 0;
 		fprintf(stderr, "demo_gpu: launch: %s\n", bwc_strerror(d->h));
@@ -440,15 +407,11 @@ one_launch(struct demo *d)
 		d->abandoned++;
 		bwc_launch_end(d->h, slot, 0);	/* its end is not known */
 		bwc_stream_sync(d->h, STREAM);
-		if (!d->o.no_grant)
-			bwc_unlock(d->h);
 		return 0;
 	}
 	/* the emulated end, not now: the daemon's record judges that */
 	bwc_launch_end(d->h, slot, (uint64_t)finish);
 	bwc_stream_sync(d->h, STREAM);
-	if (!d->o.no_grant)
-		bwc_unlock(d->h);
 	record(d, L, finish, be);
 	return 0;
 }
@@ -458,6 +421,9 @@ one_launch(struct demo *d)
 static void
 summary(const struct demo *d)
 {
+	struct bwc_lock_info	li;
+
+	bwc_lock_info(d->h, &li);
 	printf("demo_gpu: %lu launches, %lu over the bound, largest "
 	    "actual/bound %.3f, mean actual %.3f ms, bound %.3f ms, BE "
 	    "events per launch %.0f, %lu abandoned%s\n", d->n, d->over,
@@ -466,6 +432,12 @@ summary(const struct demo *d)
 	    (double)d->info.wcet_ns / 1e6,
 	    d->n ? d->sum_be / (double)d->n : 0.0, d->abandoned,
 	    d->nospace ? " (some launches found no free slot)" : "");
+	printf("demo_gpu: lock enforced by %s: %llu kicks, %llu not "
+	    "confirmed\n", li.kind == BWC_LOCK_KMOD ? "the bwreg module" :
+	    li.kind == BWC_LOCK_SIM ? "the sim regulator" :
+	    "the daemon's page poll (no lock slot)",
+	    (unsigned long long)li.kicks,
+	    (unsigned long long)li.unconfirmed);
 }
 
 static void
@@ -473,7 +445,7 @@ usage(FILE *f)
 {
 	fprintf(f, "usage: demo_gpu [-q] [-s SOCKET] [-k PROFILE.bwk] "
 	    "[-i INTERVAL_MS] [-t SECONDS | -n LAUNCHES] [-o CSV] "
-	    "[--seed N] [--no-grant]\n");
+	    "[--seed N]\n");
 }
 
 static int
@@ -481,7 +453,6 @@ parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "seed", required_argument, NULL, 'S' },
-		{ "no-grant", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
 	int	c;
@@ -514,9 +485,6 @@ parse(struct opts *o, int argc, char **argv)
 			break;
 		case 'o':
 			o->csv = optarg;
-			break;
-		case 'G':
-			o->no_grant = true;
 			break;
 		case 'S':
 			o->seed = strtoull(optarg, NULL, 10) | 1;

@@ -4,8 +4,23 @@
  * An application opens one handle, registers itself as a real-time task
  * and registers each GPU kernel once with its cluster table.  Afterwards
  * the hot-path calls (bwc_lock, bwc_unlock, bwc_stream_active,
- * bwc_stream_sync, bwc_device_sync, bwc_memcpy_begin/end) are atomic
- * stores into a shared task page and make no system call.
+ * bwc_stream_sync, bwc_device_sync, bwc_memcpy_begin/end, bwc_launch)
+ * are atomic stores into a shared task page, and make one system call
+ * only on the lock's idle -> held edge, or on a launch while the
+ * regulator gives the best-effort cores more than the task's static
+ * budget.
+ *
+ * What taking the lock guarantees.  When the daemon gave the task a lock
+ * slot (it does at registration when its regulator has them: the kmod
+ * module and the sim backend do), the call that takes the lock - bwc_lock,
+ * bwc_memcpy_begin, bwc_stream_active or bwc_launch on an idle task -
+ * returns only after the regulator itself enforces at most the task's
+ * static budget Q-bar on every best-effort core, for the rest of the
+ * current period too: a kernel launched after it starts protected.  A
+ * launch while the lock is held gets the same guarantee for that launch.
+ * Without a slot (an older daemon, or a regulator without slots), the
+ * lock acts when the daemon next reads the task page (every 200 us while
+ * tasks are registered).
  *
  * Every function returns 0 (or a non-negative value where documented) on
  * success and a negative errno value on failure; bwc_strerror() gives the
@@ -26,7 +41,7 @@ extern "C" {
 #endif
 
 #define BWC_VERSION_MAJOR	0
-#define BWC_VERSION_MINOR	1
+#define BWC_VERSION_MINOR	2
 
 typedef struct bwc bwc_t;
 
@@ -104,7 +119,11 @@ int		 bwc_launch(bwc_t *, int kernel, uint64_t stream,
 int		 bwc_launch_done(bwc_t *, int slot);
 int		 bwc_launch_end(bwc_t *, int slot, uint64_t end_ns);
 
-/* Hot path: no system call when the task page is in use. */
+/*
+ * Hot path: no system call when the task page is in use, but on the
+ * lock's edge (see the top).  A kick the regulator did not confirm
+ * within 100 ms returns -ETIMEDOUT; the lock is taken all the same.
+ */
 int		 bwc_lock(bwc_t *);
 int		 bwc_unlock(bwc_t *);
 int		 bwc_stream_active(bwc_t *, uint64_t stream);
@@ -114,6 +133,20 @@ int		 bwc_memcpy_begin(bwc_t *);
 int		 bwc_memcpy_end(bwc_t *);
 /* Forget a destroyed stream (clears its active mark). */
 int		 bwc_stream_forget(bwc_t *, uint64_t stream);
+
+/* How the lock is enforced (see the top of this file). */
+enum bwc_lock_kind {
+	BWC_LOCK_NONE = 0,	/* no slot: the daemon's next page poll */
+	BWC_LOCK_KMOD = 1,	/* the bwreg module's lock file */
+	BWC_LOCK_SIM = 2,	/* the daemon's simulated regulator */
+};
+struct bwc_lock_info {
+	enum bwc_lock_kind kind;
+	uint64_t	 kicks;		/* system calls on lock edges */
+	uint64_t	 unconfirmed;	/* kicks the regulator did not confirm */
+	int		 enforced;	/* held and enforced right now */
+};
+int		 bwc_lock_info(bwc_t *, struct bwc_lock_info *);
 
 /* The progress page mapping, for cudaHostRegister (NULL if none). */
 void		*bwc_progress_page(bwc_t *, size_t *size);

@@ -149,7 +149,30 @@ runtime(void)
 	    sizeof(err)) == 0, "missing optional file");
 	CHECK(config_load(&c, "/nonexistent/bwsched.conf", false, err,
 	    sizeof(err)) < 0, "missing -c file");
-	CHECK(config_nkeys() == 27, "27 keys, got %u", config_nkeys());
+	static const char	lead1[] = "lead_max_ns = 2000000\n";
+	static const char	lead2[] = "lead_min_ns = 300000\n"
+				    "lead_max_ns = 200000\n";
+
+	CHECK(config_nkeys() == 31, "31 keys, got %u", config_nkeys());
+	/* the look-ahead keys */
+	config_defaults(&c);
+	CHECK(c.lookahead == CONFIG_DEFAULT_LOOKAHEAD &&
+	    c.dynamic_share_warn == 0.9, "look-ahead defaults");
+	CHECK(config_set(&c, "lookahead", "17", false, err, sizeof(err)) < 0,
+	    "lookahead above the plan size");
+	CHECK(config_set(&c, "lookahead", "0", false, err, sizeof(err)) < 0,
+	    "lookahead 0");
+	CHECK(config_parse(&c, lead1, strlen(lead1), "t", err,
+	    sizeof(err)) < 0 && strstr(err, "lead_max_ns") != NULL,
+	    "lead_max_ns beyond the period: %s", err);
+	config_defaults(&c);
+	CHECK(config_parse(&c, lead2, strlen(lead2), "t", err,
+	    sizeof(err)) < 0 && strstr(err, "lead_max_ns") != NULL,
+	    "lead range upside down: %s", err);
+	config_defaults(&c);
+	CHECK(config_set(&c, "dynamic_share_warn", "0.5", true, err,
+	    sizeof(err)) == 0 && c.dynamic_share_warn == 0.5,
+	    "dynamic_share_warn settable");
 }
 
 int

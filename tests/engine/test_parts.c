@@ -1,8 +1,9 @@
 /*
  * test_parts.c - the engine's small parts: the SPSC ring (order, full,
  * drops, wrap-around, a producer and a consumer thread), the lateness
- * histogram's percentiles, a finished launch's statistics, and the sim
- * state's history lookup (bwsimstate.h) against a plain scan.
+ * histogram's percentiles, a finished launch's statistics, the sim
+ * state's history lookup (bwsimstate.h) against a plain scan, and the
+ * adaptive lead against a brute-force search of its expected age.
  */
 #include <config.h>
 
@@ -15,6 +16,7 @@
 #include <bwsched/bwsimstate.h>
 
 #include "lathist.h"
+#include "leadctl.h"
 #include "launchlog.h"
 #include "ring.h"
 
@@ -226,6 +228,61 @@ test_history(void)
 	free(page);
 }
 
+/* The expected age the lead minimises, computed directly. */
+static double
+lead_age(const uint64_t *v, unsigned int n, uint64_t lead, uint64_t margin,
+    uint64_t period)
+{
+	unsigned int	i, miss = 0;
+
+	for (i = 0; i < n; i++)
+		miss += v[i] + margin >= lead;
+	return (double)lead + (double)period * miss / n;
+}
+
+static void
+test_lead(void)
+{
+	static uint64_t	v[LEADCTL_WINDOW];
+	struct leadctl	l;
+	uint64_t	best, x, lo = 20000, hi = 500000, m = 20000, T = 1000000;
+	double		a, b;
+	unsigned int	i, n, iter;
+
+	/* not adaptive: the start stays */
+	leadctl_init(&l, false, 50000, lo, hi, m, T);
+	for (i = 0; i < 200; i++)
+		CHECK(leadctl_add(&l, 400000, 0) == 50000, "fixed lead moved");
+	/* random windows: no lead in [lo, hi] is better than the chosen */
+	srand(7);
+	for (iter = 0; iter < 200; iter++) {
+		leadctl_init(&l, true, 50000, lo, hi, m, T);
+		n = 64 + (unsigned int)(rand() % (LEADCTL_WINDOW - 64));
+		for (i = 0; i < n; i++) {
+			v[i] = (uint64_t)(rand() % 100) < 5 ?
+			    (uint64_t)(rand() % 2000000) :
+			    (uint64_t)(rand() % 150000);
+			leadctl_add(&l, v[i], 0);
+		}
+		best = leadctl_best(&l);
+		CHECK(best >= lo && best <= hi, "clamped: %llu",
+		    (unsigned long long)best);
+		a = lead_age(v, n, best, m, T);
+		for (x = lo; x <= hi; x += 997) {
+			b = lead_age(v, n, x, m, T);
+			if (b < a - 1e-6) {
+				CHECK(0, "lead %llu ages %.0f, better %llu "
+				    "ages %.0f", (unsigned long long)best, a,
+				    (unsigned long long)x, b);
+				break;
+			}
+		}
+		CHECK(fabs(leadctl_miss(&l, best) * n -
+		    (lead_age(v, n, best, m, T) - (double)best) / T * n) <
+		    1e-6, "miss share");
+	}
+}
+
 int
 main(void)
 {
@@ -234,6 +291,7 @@ main(void)
 	test_ring_threads();
 	test_hist();
 	test_launch();
+	test_lead();
 	if (failures) {
 		fprintf(stderr, "%d failure(s)\n", failures);
 		return 1;
