@@ -68,7 +68,15 @@ _Static_assert(REG_MAX_LOCKS == SIM_MAX_LOCKS &&
 struct sim_slot_files {
 	struct bwreg_lock	*page;		/* shared with the application */
 	int			sock;		/* our end of the kick pair */
+	unsigned int		kicks;		/* since the last fine tick */
 };
+
+/*
+ * Kicks answered per slot between two fine ticks: an application kicks
+ * once per lock edge; one that floods its socket waits for the next
+ * tick instead of keeping this FIFO thread busy.
+ */
+#define SIM_KICKS_PER_TICK	8
 
 struct regulator {
 	pthread_mutex_t		mu;
@@ -351,7 +359,8 @@ slot_kicks(struct regulator *r, unsigned int i, uint64_t now)
 	ssize_t		n;
 	int		k;
 
-	for (k = 0; k < 16; k++) {
+	for (k = 0; k < 16 && r->slot[i].kicks < SIM_KICKS_PER_TICK; k++) {
+		r->slot[i].kicks++;
 		t0 = 0;
 		n = recv(r->slot[i].sock, &t0, sizeof(t0), MSG_DONTWAIT);
 		if (n < 0 || n == 0)
@@ -377,7 +386,8 @@ tick_fds(struct regulator *r, struct pollfd *fds, unsigned int *which)
 	fds[0].fd = r->wakefd;
 	fds[0].events = POLLIN;
 	for (i = 0; i < REG_MAX_LOCKS; i++) {
-		if (r->slot[i].sock < 0)
+		if (r->slot[i].sock < 0 ||
+		    r->slot[i].kicks >= SIM_KICKS_PER_TICK)
 			continue;
 		fds[n].fd = r->slot[i].sock;
 		fds[n].events = POLLIN;
@@ -386,14 +396,16 @@ tick_fds(struct regulator *r, struct pollfd *fds, unsigned int *which)
 	return n;
 }
 
-/* One turn: sleep until due or a kick, then advance and answer. */
-static void
+/* One turn: sleep until due or a kick, then advance and answer.
+ * Returns true when it slept to the tick. */
+static bool
 tick_once(struct regulator *r, uint64_t due)
 {
 	struct pollfd	fds[1 + REG_MAX_LOCKS];
 	struct timespec	ts;
 	unsigned int	which[1 + REG_MAX_LOCKS], n, i;
 	uint64_t	now = monoclock_ns(), v, left;
+	int		k;
 
 	pthread_mutex_lock(&r->mu);
 	n = tick_fds(r, fds, which);
@@ -402,8 +414,8 @@ tick_once(struct regulator *r, uint64_t due)
 	left = due > now ? due - now : 0;
 	ts.tv_sec = (time_t)(left / 1000000000u);
 	ts.tv_nsec = (long)(left % 1000000000u);
-	if (ppoll(fds, n, &ts, NULL) < 0)
-		return;
+	if ((k = ppoll(fds, n, &ts, NULL)) < 0)
+		return false;
 	if (fds[0].revents)
 		(void)!read(r->wakefd, &v, sizeof(v));
 	pthread_mutex_lock(&r->mu);
@@ -415,7 +427,11 @@ tick_once(struct regulator *r, uint64_t due)
 			publish(r);
 			slot_kicks(r, which[i], monoclock_ns());
 		}
+	if (k == 0)
+		for (i = 0; i < REG_MAX_LOCKS; i++)
+			r->slot[i].kicks = 0;
 	pthread_mutex_unlock(&r->mu);
+	return k == 0;
 }
 
 /*
