@@ -1,6 +1,8 @@
 /*
- * bwsched.h - the daemon's top-level state, shared by main.c, server.c,
- * peer.c and ops.c.  One instance, owned by main().
+ * bwsched.h - the daemon's shared state: one instance, owned by main(),
+ * run by service.c and read by the server, the peers, the ops and the
+ * engine.  Nothing here calls up into them: the request handlers are
+ * hooks that main() wires, so peer.c does not depend on ops.c.
  */
 #ifndef BWSCHED_H
 #define BWSCHED_H
@@ -12,11 +14,19 @@
 #include <ev.h>
 
 #include "conf.h"
+#include "monoclock.h"
 #include "regulator.h"
 #include "tasks.h"
 
+struct bwp_recv;
 struct engine;
 struct peer;
+
+/* What peer.c calls for a request (ops.c's, wired by main()). */
+struct bwsched_requests {
+	void	(*dispatch)(struct peer *, struct bwp_recv *);
+	void	(*reject_rate)(struct peer *, struct bwp_recv *);
+};
 
 struct bwsched {
 	struct ev_loop			*loop;
@@ -46,6 +56,7 @@ struct bwsched {
 	uint8_t				*rbuf;	/* recv buffer */
 	struct msgpack_zone		*zone;	/* decodes every request */
 	struct engine			*engine; /* NULL until started */
+	struct bwsched_requests		requests;
 
 	ev_signal			sig_int, sig_term, sig_hup;
 	ev_timer			tick, watchdog, status_w;
@@ -53,13 +64,11 @@ struct bwsched {
 	ev_prepare			reaper;	/* frees dead peers; on while any */
 };
 
-uint64_t	bwsched_now(void);		/* CLOCK_MONOTONIC ns */
-
-/* Reload the config file (SIGHUP, `reload`); keeps the old one if bad. */
-int		bwsched_reload(struct bwsched *, char *err, size_t errlen);
-/* A task was registered: poll the pages, wake the engine. */
-void		bwsched_poll_tasks(struct bwsched *);
-/* The config changed: regulator rho, log level, tasks' budgets. */
-void		bwsched_config_changed(struct bwsched *);
+/* CLOCK_MONOTONIC ns: the time base of the pages and the events */
+static inline uint64_t
+bwsched_now(void)
+{
+	return monoclock_ns();
+}
 
 #endif /* BWSCHED_H */

@@ -7,6 +7,7 @@ daemon_libbwdaemon_la_SOURCES = \
 	daemon/ops.c daemon/ops.h daemon/peer.c daemon/peer.h \
 	daemon/regulator.c daemon/regulator.h daemon/reg_sim.c daemon/reg_sim.h daemon/reg_kmod.c \
 	daemon/sd.c daemon/sd.h daemon/server.c daemon/server.h \
+	daemon/service.c daemon/service.h \
 	daemon/tasks.c daemon/tasks.h daemon/validate.c daemon/validate.h
 daemon_libbwdaemon_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)
 daemon_libbwdaemon_la_LIBADD = proto/libbwproto.la model/libbwmodel.la \

@@ -12,6 +12,7 @@
 #include "ops.h"
 #include "reg_sim.h"
 #include "server.h"
+#include "service.h"
 #include "validate.h"
 
 #define ERRLEN	BWP_ERR_MAX
@@ -74,7 +75,7 @@ h_task_register(struct peer *p, union req *r, struct bwp_recv *rv,
 		rv->fds[i] = -1;	/* tasks_register closed them */
 	if (st != BWP_OK)
 		return st;
-	bwsched_poll_tasks(p->d);
+	service_poll_tasks(p->d);
 	log_task(LOG_L_INFO, p->task->id, p->pid, "task \"%s\" registered "
 	    "(period %llu ns, priority %u, pages %u)", p->task->name,
 	    (unsigned long long)p->task->period_ns, p->task->priority,
@@ -431,7 +432,7 @@ h_set(struct peer *p, union req *r, struct bwp_recv *rv,
 	    config_check(&c, err, ERRLEN) < 0)
 		return BWP_E_BADARG;
 	p->d->cfg = c;
-	bwsched_config_changed(p->d);
+	service_config_changed(p->d);
 	log_msg(LOG_L_NOTICE, "client %u (uid %d) set %s = %s", p->id,
 	    (int)p->uid, r->key.key, text);
 	return h_get(p, r, rv, w, err);
@@ -458,7 +459,7 @@ static int
 h_reload(struct peer *p, union req *r, struct bwp_recv *rv,
     struct bwp_writer *w, char *err)
 {
-	return bwsched_reload(p->d, err, ERRLEN) < 0 ? BWP_E_BADARG : BWP_OK;
+	return service_reload(p->d, err, ERRLEN) < 0 ? BWP_E_BADARG : BWP_OK;
 }
 
 static const struct op ops[BWP_OP_MAX] = {

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "ops.h"
 #include "peer.h"
 #include "wire.h"
 
@@ -247,9 +246,9 @@ peer_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	}
 	if (rate_ok(p)) {
 		p->rate_in_row = 0;
-		ops_dispatch(p, &rv);
+		p->d->requests.dispatch(p, &rv);
 	} else {
-		ops_reject_rate(p, &rv);
+		p->d->requests.reject_rate(p, &rv);
 		if (++p->rate_in_row > p->d->cfg.max_msgs_per_sec)
 			peer_kill(p, "persistent flooding over "
 			    "max_msgs_per_sec");
