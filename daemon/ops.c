@@ -302,9 +302,9 @@ static void
 write_kernel(struct bwp_writer *w, const struct task *t,
     const struct kernel *k)
 {
-	unsigned int	i;
+	unsigned int	i, paged = tasks_kernel_running(t, k->id);
 
-	bwp_w_map(w, 11);
+	bwp_w_map(w, 12);
 	bwp_w_str(w, "task");
 	bwp_w_uint(w, t->id);
 	bwp_w_str(w, "kernel");
@@ -328,10 +328,13 @@ write_kernel(struct bwp_writer *w, const struct task *t,
 	bwp_w_uint(w, k->wcet_ns);
 	bwp_w_str(w, "wcet0_ns");
 	bwp_w_uint(w, k->wcet0_ns);
+	/* socket starts, and launches seen on the progress page */
 	bwp_w_str(w, "launches");
-	bwp_w_uint(w, k->launches);
+	bwp_w_uint(w, k->launches + k->page_ended + paged);
 	bwp_w_str(w, "running");
-	bwp_w_bool(w, k->running > 0);
+	bwp_w_bool(w, k->running + paged > 0);
+	bwp_w_str(w, "running_launches");
+	bwp_w_uint(w, k->running + paged);
 }
 
 static int

@@ -496,6 +496,15 @@ tasks_find(struct tasks *ts, uint32_t id)
 	return NULL;
 }
 
+/* The slot size from the checked page size, not the page header. */
+static const struct bwshm_launch *
+slot_of(const struct task *t, uint32_t slot)
+{
+	return (const struct bwshm_launch *)(const void *)((const char *)t->pp +
+	    BWSHM_PROGRESS_HDR_SIZE + (size_t)slot *
+	    ((t->pp_size - BWSHM_PROGRESS_HDR_SIZE) / t->nslots));
+}
+
 int
 tasks_slot_end(struct tasks *ts, uint32_t task, uint32_t slot,
     uint64_t launch_ns, uint64_t *end_ns)
@@ -504,12 +513,9 @@ tasks_slot_end(struct tasks *ts, uint32_t task, uint32_t slot,
 	const struct task		*t = tasks_find(ts, task);
 	uint64_t			s1, s2, end, of;
 
-	/* the slot size from the checked page size, not the page header */
 	if (t == NULL || t->pp == NULL || slot >= t->nslots)
 		return -1;
-	l = (const struct bwshm_launch *)(const void *)((const char *)t->pp +
-	    BWSHM_PROGRESS_HDR_SIZE + (size_t)slot *
-	    ((t->pp_size - BWSHM_PROGRESS_HDR_SIZE) / t->nslots));
+	l = slot_of(t, slot);
 	s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
 	end = __atomic_load_n(&l->end_ns, __ATOMIC_RELAXED);
 	of = __atomic_load_n(&l->ended_launch_ns, __ATOMIC_RELAXED);
@@ -791,4 +797,37 @@ tasks_lock(struct tasks *ts, struct task *t, bool lock, char *err,
 	}
 	update(ts, false);
 	return BWP_OK;
+}
+
+void
+tasks_launch_ended(struct tasks *ts, uint32_t task, uint32_t kernel)
+{
+	struct task	*t = tasks_find(ts, task);
+	struct kernel	*k = t != NULL ? find_kernel(t, kernel) : NULL;
+
+	if (k != NULL)
+		k->page_ended++;
+}
+
+unsigned int
+tasks_kernel_running(const struct task *t, uint32_t kernel)
+{
+	const struct bwshm_launch	*l;
+	uint64_t			s1, s2;
+	uint32_t			st, kid, i;
+	unsigned int			n = 0;
+
+	for (i = 0; t->pp != NULL && i < t->nslots; i++) {
+		l = slot_of(t, i);
+		s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
+		st = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+		kid = __atomic_load_n(&l->kernel, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
+		/* a slot being rewritten is a launch starting or ending */
+		if (!(s1 & 1) && s1 == s2 && st == BWSHM_SLOT_RUNNING &&
+		    kid == kernel)
+			n++;
+	}
+	return n;
 }

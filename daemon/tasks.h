@@ -41,8 +41,10 @@ struct kernel {
 	double			q_nominal;	/* Q-bar */
 	uint64_t		wcet_ns;	/* G(Q-bar,{Ni},0) */
 	uint64_t		wcet0_ns;	/* G(0,{Ni}) */
-	uint64_t		launches;
+	uint64_t		launches;	/* kernel.start (no page) */
 	unsigned int		running;	/* starts not yet ended */
+	uint64_t		page_ended;	/* progress-page launches the
+						 * engine saw end */
 };
 
 struct task {
@@ -157,6 +159,11 @@ bool		 tasks_none(const struct tasks *);
  */
 int		 tasks_slot_end(struct tasks *, uint32_t task, uint32_t slot,
 		    uint64_t launch_ns, uint64_t *end_ns);
+/* The engine logged the end of a progress-page launch of task's kernel. */
+void		 tasks_launch_ended(struct tasks *, uint32_t task,
+		    uint32_t kernel);
+/* Progress-page slots of t running kernel now (read, not cached). */
+unsigned int	 tasks_kernel_running(const struct task *, uint32_t kernel);
 unsigned int	 tasks_kernel_count(const struct tasks *);
 unsigned int	 tasks_holders(const struct tasks *);
 double		 tasks_q_static(const struct tasks *);
