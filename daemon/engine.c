@@ -246,7 +246,6 @@ async_cb(struct ev_loop *loop, ev_async *w, int revents)
 	while (ring_pop(period_launches(e->pe), &l) == 1) {
 		client_end(e, &l);
 		launchlog_launch(e->ll, &l, pol);
-		tasks_launch_ended(e->d->tasks, l.task, l.kernel);
 	}
 	/* lock changes through the pages show up here within a period;
 	 * it also frees tasks the period thread can no longer see */

@@ -330,7 +330,7 @@ write_kernel(struct bwp_writer *w, const struct task *t,
 	bwp_w_uint(w, k->wcet0_ns);
 	/* socket starts, and launches seen on the progress page */
 	bwp_w_str(w, "launches");
-	bwp_w_uint(w, k->launches + k->page_ended + paged);
+	bwp_w_uint(w, k->launches + k->page_launches);
 	bwp_w_str(w, "running");
 	bwp_w_bool(w, k->running + paged > 0);
 	bwp_w_str(w, "running_launches");
@@ -344,6 +344,7 @@ h_kernels(struct peer *p, union req *r, struct bwp_recv *rv,
 	struct task	*t, *only = NULL;
 	unsigned int	n = 0, i;
 
+	tasks_count_launches(p->d->tasks);	/* the last poll's are old */
 	if (r->kernels.has_task) {
 		only = tasks_find(p->d->tasks, (uint32_t)r->kernels.task);
 		if (only == NULL) {

@@ -258,6 +258,7 @@ tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	/* the period engine bumps the heartbeat every period */
 	tasks_update(d->tasks);
+	tasks_count_launches(d->tasks);
 	if (tasks_count(d->tasks) == 0 && tasks_buried(d->tasks) == 0)
 		ev_timer_stop(loop, w);
 }

@@ -799,35 +799,55 @@ tasks_lock(struct tasks *ts, struct task *t, bool lock, char *err,
 	return BWP_OK;
 }
 
-void
-tasks_launch_ended(struct tasks *ts, uint32_t task, uint32_t kernel)
+/* One slot's header under its seqlock; false while it is rewritten. */
+static bool
+slot_read(const struct task *t, uint32_t slot, uint32_t *state,
+    uint32_t *kernel, uint64_t *launch_ns)
 {
-	struct task	*t = tasks_find(ts, task);
-	struct kernel	*k = t != NULL ? find_kernel(t, kernel) : NULL;
+	const struct bwshm_launch	*l = slot_of(t, slot);
+	uint64_t			s1, s2;
 
-	if (k != NULL)
-		k->page_ended++;
+	s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
+	*state = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+	*kernel = __atomic_load_n(&l->kernel, __ATOMIC_RELAXED);
+	*launch_ns = __atomic_load_n(&l->launch_ns, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	s2 = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
+	return !(s1 & 1) && s1 == s2;
+}
+
+void
+tasks_count_launches(struct tasks *ts)
+{
+	struct task	*t;
+	struct kernel	*k;
+	uint64_t	 launch_ns;
+	uint32_t	 st, kid, i;
+
+	for (t = ts->list; t != NULL; t = t->next) {
+		for (i = 0; t->pp != NULL && i < t->nslots &&
+		    i < BWSHM_MAX_SLOTS; i++) {
+			if (!slot_read(t, i, &st, &kid, &launch_ns) ||
+			    launch_ns == 0 || launch_ns == t->slot_seen[i])
+				continue;
+			t->slot_seen[i] = launch_ns;
+			if ((k = find_kernel(t, kid)) != NULL)
+				k->page_launches++;
+		}
+	}
 }
 
 unsigned int
 tasks_kernel_running(const struct task *t, uint32_t kernel)
 {
-	const struct bwshm_launch	*l;
-	uint64_t			s1, s2;
-	uint32_t			st, kid, i;
-	unsigned int			n = 0;
+	uint64_t	launch_ns;
+	uint32_t	st, kid, i;
+	unsigned int	n = 0;
 
-	for (i = 0; t->pp != NULL && i < t->nslots; i++) {
-		l = slot_of(t, i);
-		s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
-		st = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
-		kid = __atomic_load_n(&l->kernel, __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		s2 = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
-		/* a slot being rewritten is a launch starting or ending */
-		if (!(s1 & 1) && s1 == s2 && st == BWSHM_SLOT_RUNNING &&
-		    kid == kernel)
+	/* a slot being rewritten is a launch starting or ending */
+	for (i = 0; t->pp != NULL && i < t->nslots; i++)
+		if (slot_read(t, i, &st, &kid, &launch_ns) &&
+		    st == BWSHM_SLOT_RUNNING && kid == kernel)
 			n++;
-	}
 	return n;
 }
