@@ -293,6 +293,8 @@ print_status_line(const msgpack_object *r, const char *key)
 		fmt = F_NS;
 	} else if (strcmp(key, "q") == 0) {
 		fmt = F_Q;
+	} else {
+		fmt = F_YESNO;	/* bools as yes/no, the rest as sent */
 	}
 	printf("%-16s %s\n", label, field(r, key, fmt, 0, buf, sizeof(buf)));
 }
@@ -301,7 +303,8 @@ static void
 print_status(const msgpack_object *r)
 {
 	static const char *const keys[] = { "version", "uptime_ns",
-		"period_ns", "lead_ns", "policy", "regulator", "clients",
+		"period_ns", "lead_ns", "policy", "regulator",
+		"be_regulated", "clients",
 		"tasks", "kernels", "holders", "q", "periods", "late",
 		"fallbacks", NULL };
 	static const struct col cores[] = {
@@ -312,7 +315,7 @@ print_status(const msgpack_object *r)
 		{ "throttles", "THROTTLES", 10, F_RAW },
 		{ "throttled_ns", "THROTTLED", 12, F_NS },
 		{ NULL, NULL, 0, F_RAW } };
-	const msgpack_object	*period = find(r, "period_ns");
+	const msgpack_object	*period = find(r, "period_ns"), *v;
 	const char *const *k;
 	uint32_t	i;
 
@@ -334,6 +337,10 @@ print_status(const msgpack_object *r)
 			continue;
 		print_status_line(r, name);
 	}
+	v = find(r, "be_regulated");
+	if (v != NULL && v->type == MSGPACK_OBJECT_BOOLEAN && !v->via.boolean)
+		printf("\nNOTE: the regulator is simulated: the best-effort "
+		    "cores are NOT really regulated\n");
 	if (find(r, "cores") != NULL) {
 		putchar('\n');
 		print_table(find(r, "cores"), cores, period != NULL &&

@@ -34,6 +34,7 @@ struct bwsched {
 	const char			*config_path;
 	bool				config_optional; /* default path */
 	const char			*regulator_name; /* --regulator */
+	bool				regulator_auto;	/* picked by device */
 	const char			*socket_override; /* -s, env */
 	const struct regulator_ops	*reg_ops;
 	struct regulator		*reg;

@@ -80,7 +80,7 @@ config_defaults(struct config *c)
 	c->lead_ns = 50000;
 	c->policy = POLICY_NOMINAL;
 	/* sim: works on any machine; kmod needs the bwreg module loaded */
-	snprintf(c->regulator, sizeof(c->regulator), "sim");
+	snprintf(c->regulator, sizeof(c->regulator), "auto");
 	snprintf(c->device, sizeof(c->device), "/dev/bwreg");
 	c->priority_ceiling = -1;
 	c->ncores = 3;

@@ -25,7 +25,7 @@ usage(FILE *f)
 	    "  -s, --socket PATH     control socket (also $%s)\n"
 	    "  -f, --foreground      do not detach; log to stderr\n"
 	    "  -n, --check           check the configuration and exit\n"
-	    "      --regulator NAME  regulator backend (sim, kmod)\n"
+	    "      --regulator NAME  regulator backend (auto, sim, kmod)\n"
 	    "  -V, --version         print the version\n"
 	    "  -h, --help            this help\n", DEFAULT_CONFIG,
 	    BWP_SOCKET_ENV);
@@ -116,18 +116,22 @@ main(int argc, char **argv)
 	d.requests.reject_rate = ops_reject_rate;
 	if (parse_args(&d, argc, argv, &fg, &check) < 0)
 		return 2;
+	d.config_path = absolute(d.config_path);
+	d.socket_override = absolute(d.socket_override);
 	if (service_load_config(&d, &d.cfg, err, sizeof(err)) < 0) {
 		fprintf(stderr, "bwsched: %s\n", err);
 		return 1;
 	}
 	if (check) {
-		printf("%s: configuration OK\n", d.config_path);
+		if (access(d.config_path, F_OK) < 0)
+			printf("%s does not exist: the built-in defaults are "
+			    "used, and they are OK\n", d.config_path);
+		else
+			printf("%s: configuration OK\n", d.config_path);
 		return 0;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	d.start_ns = bwsched_now();
-	d.config_path = absolute(d.config_path);
-	d.socket_override = absolute(d.socket_override);
 	if (service_start(&d, fg) == 0) {
 		service_run(&d);
 		rc = 0;

@@ -118,8 +118,9 @@ peer_free(struct peer *p)
 	free(p);
 }
 
-void
-peer_kill(struct peer *p, const char *why)
+/* A client hanging up is routine: logged at debug, other ends at info. */
+static void
+kill_at(struct peer *p, int level, const char *why)
 {
 	if (p->dead)
 		return;
@@ -129,8 +130,14 @@ peer_kill(struct peer *p, const char *why)
 	ev_prepare_start(p->d->loop, &p->d->reaper);	/* frees it */
 	/* SHUT_RD: a hung-up process loses its lock even before the reaper */
 	shutdown(p->fd, SHUT_RDWR);
-	log_msg(LOG_L_INFO, "client %u (pid %d) closed: %s", p->id,
-	    (int)p->pid, why);
+	log_msg(level, "client %u (pid %d) closed: %s", p->id, (int)p->pid,
+	    why);
+}
+
+void
+peer_kill(struct peer *p, const char *why)
+{
+	kill_at(p, LOG_L_INFO, why);
 }
 
 static int
@@ -240,7 +247,10 @@ peer_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	if (r == -EAGAIN || r == -EWOULDBLOCK)
 		return;
 	if (r <= 0) {
-		peer_kill(p, r == 0 ? "hung up" : strerror(-r));
+		if (r == 0)
+			kill_at(p, LOG_L_DEBUG, "hung up");
+		else
+			peer_kill(p, strerror(-r));
 		tasks_update(p->d->tasks);
 		return;
 	}

@@ -71,7 +71,8 @@ keep_restart_keys(const struct config *old, struct config *c)
  * (a missing one is logged with what that means).
  */
 static void
-resolve_one_group(const char *name, const char *what, gid_t *gid, bool *have)
+resolve_one_group(const char *name, const char *what, const char *then,
+    gid_t *gid, bool *have)
 {
 	struct group	*g;
 
@@ -79,7 +80,8 @@ resolve_one_group(const char *name, const char *what, gid_t *gid, bool *have)
 	if (name[0] == '\0')
 		return;
 	if ((g = getgrnam(name)) == NULL) {
-		log_msg(LOG_L_WARNING, "%s \"%s\" does not exist", what, name);
+		log_msg(LOG_L_WARNING, "%s \"%s\" does not exist: %s", what,
+		    name, then);
 		return;
 	}
 	*gid = g->gr_gid;
@@ -94,10 +96,11 @@ resolve_one_group(const char *name, const char *what, gid_t *gid, bool *have)
 static void
 resolve_group(struct bwsched *d)
 {
-	resolve_one_group(d->cfg.group, "socket group (socket stays root-only)",
-	    &d->sock_gid, &d->have_sock_gid);
-	resolve_one_group(d->cfg.admin_group, "admin group (only root is admin)",
-	    &d->admin_gid, &d->have_admin_gid);
+	resolve_one_group(d->cfg.group, "socket group",
+	    "the socket stays root-only", &d->sock_gid, &d->have_sock_gid);
+	resolve_one_group(d->cfg.admin_group, "admin group",
+	    "only root may use set and reload", &d->admin_gid,
+	    &d->have_admin_gid);
 }
 
 void
@@ -112,6 +115,8 @@ service_config_changed(struct bwsched *d)
 	engine_config_changed(d->engine, &d->cfg);
 }
 
+static int	check_cores(const struct config *, char *, size_t);
+
 int
 service_load_config(struct bwsched *d, struct config *c, char *err,
     size_t errlen)
@@ -123,9 +128,49 @@ service_load_config(struct bwsched *d, struct config *c, char *err,
 	if (d->regulator_name != NULL)
 		snprintf(c->regulator, sizeof(c->regulator), "%s",
 		    d->regulator_name);
+	/* auto: the real one when its device is there */
+	d->regulator_auto = strcmp(c->regulator, "auto") == 0;
+	if (d->regulator_auto)
+		snprintf(c->regulator, sizeof(c->regulator), "%s",
+		    access(c->device, F_OK) == 0 ? "kmod" : "sim");
 	if (regulator_find(c->regulator) == NULL) {
-		snprintf(err, errlen, "%s: unknown regulator \"%s\"",
+		snprintf(err, errlen, "%s: unknown regulator \"%s\" (auto, "
+		    "sim, kmod)", d->regulator_name != NULL ? "--regulator" :
 		    d->config_path, c->regulator);
+		return -1;
+	}
+	if (check_cores(c, err, errlen) < 0)
+		return -1;
+	/* what is in use, for `get socket` */
+	if (d->socket_override != NULL) {
+		if (strlen(d->socket_override) >= sizeof(c->socket)) {
+			snprintf(err, errlen, "socket path too long: %s",
+			    d->socket_override);
+			return -1;
+		}
+		snprintf(c->socket, sizeof(c->socket), "%s",
+		    d->socket_override);
+	}
+	return 0;
+}
+
+/*
+ * The kernel module regulates real CPUs: a BE core this machine does
+ * not have is a configuration error.  The sim simulates its cores.
+ */
+static int
+check_cores(const struct config *c, char *err, size_t errlen)
+{
+	long		n = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned int	i;
+
+	if (strcmp(c->regulator, "kmod") != 0 || n <= 0)
+		return 0;
+	for (i = 0; i < c->ncores; i++) {
+		if (c->cores[i] < n)
+			continue;
+		snprintf(err, errlen, "be_cores: CPU %d does not exist "
+		    "(this machine has CPUs 0-%ld)", c->cores[i], n - 1);
 		return -1;
 	}
 	return 0;
@@ -294,8 +339,9 @@ status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	char		text[sizeof(d->status_text)];
 
 	snprintf(text, sizeof(text), "serving %u client(s), %u task(s), "
-	    "%u holding the lock; regulator %s", d->npeers,
-	    tasks_count(d->tasks), tasks_holders(d->tasks), d->reg_ops->name);
+	    "%u holding the lock; regulator %s%s", d->npeers,
+	    tasks_count(d->tasks), tasks_holders(d->tasks), d->reg_ops->name,
+	    d->reg_ops == &reg_sim_ops ? " (BE cores NOT regulated)" : "");
 	if (strcmp(text, d->status_text) == 0)
 		return;
 	memcpy(d->status_text, text, sizeof(text));
@@ -358,6 +404,12 @@ service_start(struct bwsched *d, bool fg)
 		log_msg(LOG_L_ERR, "regulator %s: %s", d->cfg.regulator, err);
 		return -1;
 	}
+	if (d->reg_ops == &reg_sim_ops)
+		log_msg(d->regulator_auto ? LOG_L_WARNING : LOG_L_NOTICE,
+		    "regulator sim: the best-effort cores are SIMULATED, not "
+		    "regulated%s", d->regulator_auto ? " (no regulator "
+		    "device: load bwreg.ko, or set regulator = sim to say "
+		    "this is meant)" : "");
 	tasks_update(d->tasks);	/* hands the unregulated budget over */
 	if ((d->engine = engine_start(d, err, sizeof(err))) == NULL) {
 		log_msg(LOG_L_ERR, "%s", err);

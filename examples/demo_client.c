@@ -100,8 +100,8 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	h = bwc_open(sock, "demo_client", 0);
 	if (h == NULL) {
-		fprintf(stderr, "demo_client: cannot reach bwsched: %s\n",
-		    strerror(errno));
+		fprintf(stderr, "demo_client: cannot reach bwsched at %s: %s\n",
+		    bwc_socket_path(sock), strerror(errno));
 		return 1;
 	}
 	memset(&tp, 0, sizeof(tp));

@@ -194,8 +194,8 @@ connect_daemon(struct demo *d)
 
 	d->h = bwc_open(d->o.sock, "demo_gpu", BWC_NO_RECONNECT);
 	if (d->h == NULL) {
-		fprintf(stderr, "demo_gpu: cannot reach bwsched: %s\n",
-		    strerror(errno));
+		fprintf(stderr, "demo_gpu: cannot reach bwsched at %s: %s\n",
+		    bwc_socket_path(d->o.sock), strerror(errno));
 		return -1;
 	}
 	memset(&tp, 0, sizeof(tp));
