@@ -58,7 +58,8 @@ usage(FILE *f)
 	    "  top [--once] [--iterations N] [--interval S]\n"
 	    "                         live view: holders, kernels, Q, cores\n"
 	    "  trace [--csv] [--count N]  period records as they happen\n"
-	    "options:\n"
+	    "  metrics                counters and gauges, Prometheus text\n"
+	    "options (before or after the command):\n"
 	    "  -s, --socket PATH      control socket (default $%s or %s)\n"
 	    "  -j, --json             JSON output for scripts\n"
 	    "  -V, --version          print the version\n"
@@ -349,6 +350,14 @@ print_status(const msgpack_object *r)
 	}
 }
 
+/* A string reply as it is (metrics' text). */
+static void
+print_text(const msgpack_object *o)
+{
+	if (o != NULL && o->type == MSGPACK_OBJECT_STR)
+		fwrite(o->via.str.ptr, 1, o->via.str.size, stdout);
+}
+
 /* ---- protocol ----------------------------------------------------- */
 
 static void
@@ -499,6 +508,8 @@ cmd_simple(struct ctl *c, enum bwp_op op, int argc, char **argv)
 		print_json(m.map);
 	else if (op == BWP_OP_STATUS)
 		print_status(m.map);
+	else if (op == BWP_OP_METRICS)
+		print_text(find(m.map, "text"));
 	else if (op == BWP_OP_TASKS)
 		print_table(find(m.map, "tasks"), task_cols, 0);
 	else
@@ -593,8 +604,8 @@ check_args(const char *cmd, int argc, char **argv)
 {
 	int	a, n;
 
-	if ((strcmp(cmd, "status") == 0 || strcmp(cmd, "tasks") == 0) &&
-	    argc != 0)
+	if ((strcmp(cmd, "status") == 0 || strcmp(cmd, "tasks") == 0 ||
+	    strcmp(cmd, "metrics") == 0) && argc != 0)
 		die(EX_USAGE, "%s takes no arguments", cmd);
 	if (strcmp(cmd, "kernels") == 0 && argc > 1)
 		die(EX_USAGE, "usage: kernels [TASK]");
@@ -702,7 +713,8 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "status") != 0 && strcmp(cmd, "tasks") != 0 &&
 	    strcmp(cmd, "kernels") != 0 && strcmp(cmd, "get") != 0 &&
 	    strcmp(cmd, "set") != 0 && strcmp(cmd, "subscribe") != 0 &&
-	    strcmp(cmd, "top") != 0 && strcmp(cmd, "trace") != 0) {
+	    strcmp(cmd, "top") != 0 && strcmp(cmd, "trace") != 0 &&
+	    strcmp(cmd, "metrics") != 0) {
 		fprintf(stderr, "bwctl: unknown command '%s'\n", cmd);
 		usage(stderr);
 		return EX_USAGE;
@@ -731,6 +743,8 @@ main(int argc, char **argv)
 		o = cmd_simple(&c, BWP_OP_TASKS, argc, argv);
 	else if (strcmp(cmd, "kernels") == 0)
 		o = cmd_simple(&c, BWP_OP_KERNELS, argc, argv);
+	else if (strcmp(cmd, "metrics") == 0)
+		o = cmd_simple(&c, BWP_OP_METRICS, argc, argv);
 	else if (strcmp(cmd, "get") == 0 || strcmp(cmd, "set") == 0)
 		o = cmd_get_set(&c, cmd[0] == 's', argc, argv);
 	else

@@ -61,6 +61,9 @@ struct bwsched {
 
 	ev_signal			sig_int, sig_term, sig_hup;
 	ev_timer			tick, watchdog, status_w;
+	ev_timer			metrics_w;	/* metrics_dir file */
+	uint64_t			clients_refused; /* max_clients */
+	uint64_t			errors[BWP_E_MAX]; /* replies by status */
 	char				status_text[128]; /* last STATUS= */
 	ev_prepare			reaper;	/* frees dead peers; on while any */
 };

@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "metrics.h"
 #include "ops.h"
 #include "reg_sim.h"
 #include "server.h"
@@ -204,17 +205,11 @@ static void
 status_cores(struct bwsched *d, const struct reg_stats *s,
     struct bwp_writer *w)
 {
-	uint64_t	rec[REG_MAX_CORES];
-	const uint64_t	*budget;
+	uint64_t	budget[REG_MAX_CORES];
 	unsigned int	i, n;
 
 	/* the budget the cores run on now; the static one otherwise */
-	budget = tasks_static_budget(d->tasks, &n);
-	if (d->reg_ops == &reg_sim_ops &&
-	    reg_sim_budgets(d->reg, rec, d->cfg.ncores) >= 0) {
-		budget = rec;
-		n = d->cfg.ncores;
-	}
+	n = metrics_budgets(d, budget, REG_MAX_CORES);
 	bwp_w_key(w, "cores");
 	bwp_w_array(w, d->cfg.ncores);
 	for (i = 0; i < d->cfg.ncores; i++) {
@@ -468,6 +463,29 @@ h_reload(struct peer *p, union req *r, struct bwp_recv *rv,
 	return service_reload(p->d, err, ERRLEN) < 0 ? BWP_E_BADARG : BWP_OK;
 }
 
+/* Prometheus text in "text" (metrics.h); bwctl metrics prints it. */
+static int
+h_metrics(struct peer *p, union req *r, struct bwp_recv *rv,
+    struct bwp_writer *w, char *err)
+{
+	size_t	len;
+	char	*text = metrics_text(p->d, &len);
+
+	if (text == NULL) {
+		snprintf(err, ERRLEN, "out of memory");
+		return BWP_E_INTERNAL;
+	}
+	if (len > BWP_MAX_MSG - 256) {
+		snprintf(err, ERRLEN, "%zu bytes of metrics: more than a "
+		    "message holds; use metrics_dir", len);
+		free(text);
+		return BWP_E_TOOBIG;
+	}
+	bwp_w_kstr(w, "text", text);
+	free(text);
+	return BWP_OK;
+}
+
 static const struct op ops[BWP_OP_MAX] = {
 	[BWP_OP_HELLO] = { h_hello, false, false },
 	[BWP_OP_TASK_REGISTER] = { h_task_register, false, false },
@@ -487,6 +505,7 @@ static const struct op ops[BWP_OP_MAX] = {
 	[BWP_OP_SET] = { h_set, true, false },
 	[BWP_OP_SUBSCRIBE] = { h_subscribe, false, false },
 	[BWP_OP_RELOAD] = { h_reload, true, false },
+	[BWP_OP_METRICS] = { h_metrics, false, false },
 };
 
 static int
@@ -520,6 +539,8 @@ reply(struct peer *p, uint64_t id, int status, const char *err,
 	size_t			len;
 
 	if (status != BWP_OK) {
+		if (status > 0 && status < BWP_E_MAX)
+			p->d->errors[status]++;
 		bwp_w_init(&e);
 		bwp_w_reply(&e, id, status, err);
 		body = &e;

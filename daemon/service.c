@@ -19,6 +19,7 @@
 #include "ceiling.h"
 #include "engine.h"
 #include "log.h"
+#include "metrics.h"
 #include "reg_sim.h"
 #include "sd.h"
 #include "server.h"
@@ -103,6 +104,8 @@ resolve_group(struct bwsched *d)
 	    &d->have_admin_gid);
 }
 
+static void	metrics_schedule(struct bwsched *);
+
 void
 service_config_changed(struct bwsched *d)
 {
@@ -113,6 +116,7 @@ service_config_changed(struct bwsched *d)
 	if (d->tasks != NULL)
 		tasks_config(d->tasks, &d->cfg);
 	engine_config_changed(d->engine, &d->cfg);
+	metrics_schedule(d);
 }
 
 static int	check_cores(const struct config *, char *, size_t);
@@ -348,6 +352,39 @@ status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	sd_notifyf_state("STATUS=%s", text);
 }
 
+/* Rewrite the metrics file; a failure is logged once until it works. */
+static void
+metrics_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	static bool	failing;
+	struct bwsched	*d = w->data;
+	char		err[CONFIG_ERR_MAX];
+
+	if (metrics_write(d, d->cfg.metrics_dir, err, sizeof(err)) == 0) {
+		failing = false;
+		return;
+	}
+	if (!failing)
+		log_msg(LOG_L_WARNING, "%s", err);
+	failing = true;
+}
+
+/* metrics_dir or metrics_interval_ns changed (or start-up). */
+static void
+metrics_schedule(struct bwsched *d)
+{
+	double	iv = (double)d->cfg.metrics_interval_ns / 1e9;
+
+	if (d->loop == NULL || d->metrics_w.data == NULL)
+		return;		/* before start_watchers() */
+	ev_timer_stop(d->loop, &d->metrics_w);
+	if (d->cfg.metrics_dir[0] == '\0')
+		return;
+	/* the first file at once, so a scraper never sees none */
+	ev_timer_set(&d->metrics_w, 0, iv);
+	ev_timer_start(d->loop, &d->metrics_w);
+}
+
 static void
 start_watchers(struct bwsched *d)
 {
@@ -363,6 +400,9 @@ start_watchers(struct bwsched *d)
 	}
 	ev_timer_init(&d->tick, tick_cb, TICK_S, TICK_S);
 	d->tick.data = d;	/* started by the first task.register */
+	ev_timer_init(&d->metrics_w, metrics_cb, 0, 1);
+	d->metrics_w.data = d;
+	metrics_schedule(d);
 	ev_timer_init(&d->status_w, status_cb, 1, 1);
 	d->status_w.data = d;
 	ev_timer_start(d->loop, &d->status_w);
@@ -435,7 +475,15 @@ service_run(struct bwsched *d)
 void
 service_stop(struct bwsched *d)
 {
+	char	path[CONFIG_MAX_PATH + 32];
+
 	log_set_hook(NULL, NULL);
+	/* stale numbers would read as a live daemon: none is better */
+	if (d->metrics_w.data != NULL && d->cfg.metrics_dir[0] != '\0') {
+		snprintf(path, sizeof(path), "%s/%s", d->cfg.metrics_dir,
+		    METRICS_FILE);
+		unlink(path);
+	}
 	/* the period thread reads pages and calls the regulator: first */
 	engine_stop(d->engine);
 	d->engine = NULL;
