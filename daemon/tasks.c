@@ -577,7 +577,7 @@ find_kernel(const struct task *t, uint64_t id)
 	return NULL;
 }
 
-/* Q-bar and the bounds with the model (DESIGN.md section 4). */
+/* Q-bar and the bounds with the model (doc/design.md section 4). */
 static int
 kernel_model(const struct tasks *ts, struct kernel *k,
     const struct req_kernel_register *r, char *err, size_t errlen)

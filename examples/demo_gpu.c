@@ -305,7 +305,7 @@ advance(struct demo *d, struct run *r, double s, double us)
 
 /*
  * Emulate one launch that started at L; returns its finish time and the
- * BE memory events issued meanwhile (seed 000 section 5.4's measure).
+ * BE memory events issued meanwhile ([DynBW] section 5.4's measure).
  */
 static int
 emulate(struct demo *d, uint64_t *bitmap, uint64_t L, double *finish,
