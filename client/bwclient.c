@@ -531,16 +531,23 @@ monitor(void *arg)
 	}
 }
 
+const char *
+bwc_socket_path(const char *path)
+{
+	if (path == NULL)
+		path = getenv(BWP_SOCKET_ENV);
+	if (path == NULL || *path == '\0')
+		path = BWP_SOCKET_DEFAULT;
+	return path;
+}
+
 bwc_t *
 bwc_open(const char *path, const char *name, int flags)
 {
 	bwc_t	*h;
 	int	 rc;
 
-	if (path == NULL)
-		path = getenv(BWP_SOCKET_ENV);
-	if (path == NULL || *path == '\0')
-		path = BWP_SOCKET_DEFAULT;
+	path = bwc_socket_path(path);
 	if (name == NULL)
 		name = "bwclient";
 	if (strlen(path) >= sizeof(h->path) || strlen(name) > BWP_MAX_NAME ||

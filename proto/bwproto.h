@@ -73,6 +73,7 @@ enum bwp_op {
 	BWP_OP_SET,		/* "set" (admin) */
 	BWP_OP_SUBSCRIBE,	/* "subscribe" */
 	BWP_OP_RELOAD,		/* "reload" (admin) */
+	BWP_OP_METRICS,		/* "metrics" */
 	BWP_OP_LOCK_FILES,	/* "lock.files" (0.2.0) */
 	BWP_OP_MAX
 };

@@ -420,6 +420,7 @@ static const struct {
 	[BWP_OP_SET] = KNOWN("set"),
 	[BWP_OP_SUBSCRIBE] = KNOWN("subscribe"),
 	[BWP_OP_RELOAD] = KNOWN("reload"),
+	[BWP_OP_METRICS] = KNOWN("metrics"),
 	[BWP_OP_LOCK_FILES] = KNOWN("lock.files"),
 };
 

@@ -153,7 +153,14 @@ runtime(void)
 	static const char	lead2[] = "lead_min_ns = 300000\n"
 				    "lead_max_ns = 200000\n";
 
-	CHECK(config_nkeys() == 31, "31 keys, got %u", config_nkeys());
+	CHECK(config_set(&c, "metrics_dir", "/var/lib/node-exporter", true,
+	    err, sizeof(err)) == 0 && strcmp(c.metrics_dir,
+	    "/var/lib/node-exporter") == 0, "set metrics_dir");
+	CHECK(config_set(&c, "metrics_interval_ns", "1000", true, err,
+	    sizeof(err)) < 0, "metrics_interval_ns below 0.1 s");
+	CHECK(c.metrics_interval_ns == 15000000000ull,
+	    "metrics_interval_ns default");
+	CHECK(config_nkeys() == 33, "33 keys, got %u", config_nkeys());
 	/* the look-ahead keys */
 	config_defaults(&c);
 	CHECK(c.lookahead == CONFIG_DEFAULT_LOOKAHEAD &&
