@@ -27,6 +27,10 @@ struct sample {
 	double			apply_errors, redecided, idle, dropped;
 	double			launches, bad_slots, realtime;
 	double			refused;
+	double			lead, lookahead, plan_first, plan_ahead;
+	double			fallbacks, plans_refused, unregulated;
+	double			lock_limited, lock_errors, kicks;
+	double			kick_lowered, kick_seconds, kick_max;
 	/* the families below */
 	double			lateness[3], cost[3];	/* p50, p99, max */
 	struct reg_stats	reg;
@@ -68,7 +72,37 @@ static const struct scalar scalars[] = {
 	{ "bwsched_periods_applied_total", COUNTER, S(applied),
 	    "Periods whose dynamic budget reached the regulator in time." },
 	{ "bwsched_periods_late_total", COUNTER, S(late),
-	    "Periods decided late: they ran on the static budget." },
+	    "Wake-ups too late for the period they were for: it ran on the "
+	    "previous plan's look-ahead entry, or on the static budget." },
+	{ "bwsched_lead_seconds", GAUGE, S(lead),
+	    "How long before a period boundary the engine wakes now (it "
+	    "adapts)." },
+	{ "bwsched_lookahead_periods", GAUGE, S(lookahead),
+	    "Periods each plan covers." },
+	{ "bwsched_periods_plan_first_total", COUNTER, S(plan_first),
+	    "Periods the regulator ran on a plan's first entry (fresh)." },
+	{ "bwsched_periods_plan_ahead_total", COUNTER, S(plan_ahead),
+	    "Periods the regulator ran on a later (look-ahead) plan entry." },
+	{ "bwsched_periods_static_total", COUNTER, S(fallbacks),
+	    "Periods with a lock holder the regulator ran on the static "
+	    "budget (or the fail-safe one)." },
+	{ "bwsched_periods_unregulated_total", COUNTER, S(unregulated),
+	    "Periods with no limit at all." },
+	{ "bwsched_plans_refused_total", COUNTER, S(plans_refused),
+	    "Periods whose newest plan came too late to govern them." },
+	{ "bwsched_periods_lock_limited_total", COUNTER, S(lock_limited),
+	    "Periods a held lock slot the plan had not seen lowered." },
+	{ "bwsched_lock_kicks_total", COUNTER, S(kicks),
+	    "Lock-slot kicks (a task taking the lock) the regulator handled." },
+	{ "bwsched_lock_kicks_lowered_total", COUNTER, S(kick_lowered),
+	    "Kicks that lowered a budget at once." },
+	{ "bwsched_lock_enforce_seconds_total", COUNTER, S(kick_seconds),
+	    "Time from kicks to every core enforcing them, summed (divide by "
+	    "bwsched_lock_kicks_total for the mean)." },
+	{ "bwsched_lock_enforce_max_seconds", GAUGE, S(kick_max),
+	    "Longest time from a kick to every core enforcing it." },
+	{ "bwsched_lock_slot_errors_total", COUNTER, S(lock_errors),
+	    "Times the engine could not read the lock slots." },
 	{ "bwsched_periods_redecided_total", COUNTER, S(redecided),
 	    "Decisions redone because the lock holders changed meanwhile." },
 	{ "bwsched_periods_idle_total", COUNTER, S(idle),
@@ -133,6 +167,20 @@ take(struct bwsched *d, struct sample *s)
 	s->launches = (double)ps.launches;
 	s->bad_slots = (double)ps.bad_slots;
 	s->refused = (double)d->clients_refused;
+	s->lead = (double)ps.lead_ns / 1e9;
+	s->lookahead = ps.plan_len;
+	s->lock_errors = (double)ps.lock_errors;
+	/* one choice per period for all cores: core 0 counts */
+	s->plan_first = (double)s->reg.core[0].plan_first;
+	s->plan_ahead = (double)s->reg.core[0].plan_ahead;
+	s->fallbacks = (double)s->reg.core[0].fallbacks;
+	s->plans_refused = (double)s->reg.core[0].refused;
+	s->unregulated = (double)s->reg.core[0].unregulated;
+	s->lock_limited = (double)s->reg.core[0].lock_limited;
+	s->kicks = (double)s->reg.lock.kicks;
+	s->kick_lowered = (double)s->reg.lock.kick_lowered;
+	s->kick_seconds = (double)s->reg.lock.kick_ns_sum / 1e9;
+	s->kick_max = (double)s->reg.lock.kick_ns_max / 1e9;
 	s->lateness[0] = (double)ps.lateness_p50_ns / 1e9;
 	s->lateness[1] = (double)ps.lateness_p99_ns / 1e9;
 	s->lateness[2] = (double)ps.lateness_max_ns / 1e9;
