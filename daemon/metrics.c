@@ -18,7 +18,6 @@
 #include "engine.h"
 #include "metrics.h"
 #include "msg.h"
-#include "reg_sim.h"
 
 struct sample {
 	/* scalars[] */
@@ -128,7 +127,8 @@ metrics_budgets(struct bwsched *d, uint64_t *out, unsigned int max)
 	unsigned int	 i, n = d->cfg.ncores < max ? d->cfg.ncores : max;
 	unsigned int	 nb;
 
-	if (d->reg_ops == &reg_sim_ops && reg_sim_budgets(d->reg, out, n) >= 0)
+	if (d->reg_ops->budgets != NULL &&
+	    d->reg_ops->budgets(d->reg, out, n) >= 0)
 		return n;
 	b = tasks_static_budget(d->tasks, &nb);
 	for (i = 0; i < n; i++)
@@ -319,7 +319,7 @@ metrics_text(struct bwsched *d, size_t *len)
 	fprintf(f, "bwsched_info{version=\"%s\",regulator=\"%s\","
 	    "policy=\"%s\",be_regulated=\"%s\"} 1\n", PACKAGE_VERSION,
 	    d->reg_ops->name, config_policy_name(d->cfg.policy),
-	    d->reg_ops == &reg_sim_ops ? "false" : "true");
+	    d->reg_ops->simulated ? "false" : "true");
 	for (i = 0; i < NSCALARS; i++) {
 		head(f, scalars[i].name, scalars[i].kind == COUNTER ?
 		    "counter" : "gauge", scalars[i].help);

@@ -13,7 +13,6 @@
 #include "log.h"
 #include "metrics.h"
 #include "ops.h"
-#include "reg_sim.h"
 #include "server.h"
 #include "service.h"
 #include "validate.h"
@@ -247,7 +246,7 @@ h_status(struct peer *p, union req *r, struct bwp_recv *rv,
 	bwp_w_kstr(w, "policy", config_policy_name(c->policy));
 	bwp_w_kstr(w, "regulator", d->reg_ops->name);
 	/* the sim only pretends: say so wherever status is read */
-	bwp_w_kbool(w, "be_regulated", d->reg_ops != &reg_sim_ops);
+	bwp_w_kbool(w, "be_regulated", !d->reg_ops->simulated);
 	bwp_w_kuint(w, "clients", d->npeers);
 	bwp_w_kuint(w, "tasks", tasks_count(d->tasks));
 	bwp_w_kuint(w, "kernels", tasks_kernel_count(d->tasks));

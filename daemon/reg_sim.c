@@ -22,7 +22,7 @@
  * kick sockets, so no engine or event-loop wake-up is in that path.
  *
  * The state is published in a read-only file (bwsimstate.h) at
- * cfg->device when that is set (the daemon passes SOCKET.sim).
+ * cfg->state_path when that is set (the daemon passes SOCKET.sim).
  * All entry points take the mutex: the period thread, the event loop and
  * the tick thread all call in.
  */
@@ -492,6 +492,7 @@ sim_open(struct regulator **out, const struct reg_config *cfg, char *err,
 	pthread_mutex_init(&r->mu, NULL);
 	r->cfg = *cfg;
 	r->cfg.device = NULL;
+	r->cfg.state_path = NULL;
 	for (i = 0; i < REG_MAX_CORES; i++)
 		r->static_events[i] = REG_UNLIMITED;
 	for (i = 0; i < REG_MAX_LOCKS; i++)
@@ -503,8 +504,8 @@ sim_open(struct regulator **out, const struct reg_config *cfg, char *err,
 		return e;
 	}
 	if ((e = model_init(r, err, errlen)) < 0 ||
-	    (cfg->device != NULL && strncmp(cfg->device, "/dev/", 5) != 0 &&
-	    (e = open_state(r, cfg->device, err, errlen)) < 0)) {
+	    (cfg->state_path != NULL &&
+	    (e = open_state(r, cfg->state_path, err, errlen)) < 0)) {
 		sim_close(r);
 		return e;
 	}
@@ -809,8 +810,8 @@ reg_sim_recorded(struct regulator *r, uint64_t *events, unsigned int n,
 	return (int)n;
 }
 
-int
-reg_sim_budgets(struct regulator *r, uint64_t *events, unsigned int n)
+static int
+sim_budgets(struct regulator *r, uint64_t *events, unsigned int n)
 {
 	unsigned int	i;
 
@@ -834,6 +835,7 @@ const struct regulator_ops reg_sim_ops = {
 	.set_rho = sim_set_rho,
 	.heartbeat = sim_heartbeat,
 	.stats = sim_stats,
+	.budgets = sim_budgets,
 	.close = sim_close,
 	.lock_open = sim_lock_open,
 	.lock_static = sim_lock_static,

@@ -13,8 +13,5 @@
 /* The static budget last set per core and how many calls set it. */
 int	reg_sim_recorded(struct regulator *, uint64_t *events,
 	    unsigned int ncores, uint64_t *nsets);
-/* The budget each simulated core runs on now (events this period). */
-int	reg_sim_budgets(struct regulator *, uint64_t *events,
-	    unsigned int ncores);
 
 #endif /* REG_SIM_H */

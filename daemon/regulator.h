@@ -49,6 +49,9 @@ struct reg_config {
 	uint32_t	event_type;
 	uint64_t	event_config;
 	const char	*device;	/* kmod: /dev/bwreg */
+	/* where a simulated backend publishes its state (bwsimstate.h) for
+	 * demo clients; NULL: nowhere.  Real backends ignore it. */
+	const char	*state_path;
 };
 
 struct reg_core_stats {
@@ -149,6 +152,11 @@ struct regulator_ops {
 	/* Tell the backend the daemon is alive (fail-safe watchdog). */
 	int	(*heartbeat)(struct regulator *);
 	int	(*stats)(struct regulator *, struct reg_stats *);
+	/* The budget each core runs on in the current period (events);
+	 * NULL when the backend cannot tell (status then shows the static
+	 * budget).  Returns the cores filled, or < 0. */
+	int	(*budgets)(struct regulator *, uint64_t *events,
+		    unsigned int ncores);
 	void	(*close)(struct regulator *);
 
 	/*

@@ -21,7 +21,6 @@
 #include "lockslot.h"
 #include "log.h"
 #include "metrics.h"
-#include "reg_sim.h"
 #include "sd.h"
 #include "server.h"
 #include "service.h"
@@ -280,14 +279,12 @@ open_regulator(struct bwsched *d, char *err, size_t errlen)
 	rc.device = c->device;
 	rc.event_type = (uint32_t)c->event_type;
 	rc.event_config = c->event_config;
+	/* a simulated backend publishes its state next to the socket */
+	snprintf(sim_state, sizeof(sim_state), "%s%s",
+	    d->socket_override ? d->socket_override : c->socket,
+	    BWSIM_STATE_SUFFIX);
+	rc.state_path = sim_state;
 	d->reg_ops = regulator_find(c->regulator);
-	if (d->reg_ops == &reg_sim_ops) {
-		/* the sim publishes its state next to the socket */
-		snprintf(sim_state, sizeof(sim_state), "%s%s",
-		    d->socket_override ? d->socket_override : c->socket,
-		    BWSIM_STATE_SUFFIX);
-		rc.device = sim_state;
-	}
 	return d->reg_ops->open(&d->reg, &rc, err, errlen);
 }
 
@@ -350,7 +347,7 @@ status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	snprintf(text, sizeof(text), "serving %u client(s), %u task(s), "
 	    "%u holding the lock; regulator %s%s", d->npeers,
 	    tasks_count(d->tasks), tasks_holders(d->tasks), d->reg_ops->name,
-	    d->reg_ops == &reg_sim_ops ? " (BE cores NOT regulated)" : "");
+	    d->reg_ops->simulated ? " (BE cores NOT regulated)" : "");
 	if (strcmp(text, d->status_text) == 0)
 		return;
 	memcpy(d->status_text, text, sizeof(text));
@@ -449,7 +446,7 @@ service_start(struct bwsched *d, bool fg)
 		log_msg(LOG_L_ERR, "regulator %s: %s", d->cfg.regulator, err);
 		return -1;
 	}
-	if (d->reg_ops == &reg_sim_ops)
+	if (d->reg_ops->simulated)
 		log_msg(d->regulator_auto ? LOG_L_WARNING : LOG_L_NOTICE,
 		    "regulator sim: the best-effort cores are SIMULATED, not "
 		    "regulated%s", d->regulator_auto ? " (no regulator "
