@@ -22,7 +22,7 @@ dist_doc_DATA += doc/gpu-model.md
 # sees the same kernels in both.
 GPU_KERNELS = vecadd transpose stencil pathfinder histogram
 GPU_ARCH = sm_75
-EXTRA_DIST += examples/kernels/README.md examples/kernels/launches \
+EXTRA_DIST += scripts/results-gpu examples/kernels/README.md examples/kernels/launches \
 	$(GPU_KERNELS:%=examples/kernels/%.cu) \
 	$(GPU_KERNELS:%=examples/kernels/%.ptx)
 if HAVE_NVCC
