@@ -104,7 +104,7 @@ gpu_wave_blocks(const struct gpu_cfg *c, uint32_t warps_per_block,
 	return n < c->max_blocks ? n : c->max_blocks;
 }
 
-static int
+int
 gpu_grow(void **p, uint32_t *cap, uint64_t need, size_t elem, uint32_t max)
 {
 	uint64_t	 n;

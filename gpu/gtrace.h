@@ -102,6 +102,10 @@ uint32_t gpu_lat(const struct gpu_cfg *, const struct gpu_sinst *);
 uint32_t gpu_wave_blocks(const struct gpu_cfg *, uint32_t warps_per_block,
 	    uint32_t cap);
 
+/* Make room for need elements of *p (capacity *cap, doubling, at most
+ * max); 0, -E2BIG past max, -ENOMEM. */
+int	gpu_grow(void **p, uint32_t *cap, uint64_t need, size_t elem,
+	    uint32_t max);
 /* Append to a trace under construction; -ENOMEM or -E2BIG. */
 int	gpu_trace_add(struct gpu_trace *, uint32_t sidx, uint16_t active,
 	    const uint64_t *lines, unsigned int nlines);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gtrace.h"
 #include "ptx.h"
 
 #define PTX_TOK_MAX	512		/* bytes of one token */
@@ -443,18 +444,26 @@ struct ptx_mods {
 	int	sync, arrive;
 };
 
+/* The index of s among names, or -1. */
+static int
+ptx_index(const char *const *names, size_t n, const char *s, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (ptx_eq(s, len, names[i]))
+			return (int)i;
+	return -1;
+}
+
 static int
 ptx_cmp_of(const char *s, size_t len)
 {
 	static const char *const names[] = {
 		"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"
 	};
-	size_t	i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (ptx_eq(s, len, names[i]))
-			return (int)i;
-	return -1;
+	return ptx_index(names, sizeof(names) / sizeof(names[0]), s, len);
 }
 
 static int
@@ -464,12 +473,8 @@ ptx_aop_of(const char *s, size_t len)
 		"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch",
 		"cas"
 	};
-	size_t	i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (ptx_eq(s, len, names[i]))
-			return (int)i;
-	return -1;
+	return ptx_index(names, sizeof(names) / sizeof(names[0]), s, len);
 }
 
 /* Modifiers with no effect on addresses, control flow or timing here. */
@@ -484,24 +489,18 @@ ptx_ignored_mod(int op, const char *s, size_t len)
 		"ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "relaxed",
 		"acquire", "release", "weak", "sys", "gpu", "cta", "nc"
 	};
-	size_t	i;
+	static const char *const fence[] = {
+		"cta", "gl", "sys", "sc", "acq_rel"
+	};
 
-	if (op == PTX_LD || op == PTX_ST || op == PTX_ATOM || op == PTX_RED) {
-		for (i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
-			if (ptx_eq(s, len, mem[i]))
-				return 1;
-		return 0;
-	}
+	if (op == PTX_LD || op == PTX_ST || op == PTX_ATOM || op == PTX_RED)
+		return ptx_index(mem, sizeof(mem) / sizeof(mem[0]), s, len) >= 0;
 	if (op == PTX_MEMBAR)
-		return ptx_eq(s, len, "cta") || ptx_eq(s, len, "gl") ||
-		    ptx_eq(s, len, "sys") || ptx_eq(s, len, "sc") ||
-		    ptx_eq(s, len, "acq_rel");
+		return ptx_index(fence, sizeof(fence) / sizeof(fence[0]), s,
+		    len) >= 0;
 	if (op == PTX_BAR)
 		return ptx_eq(s, len, "aligned");
-	for (i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
-		if (ptx_eq(s, len, fl[i]))
-			return 1;
-	return 0;
+	return ptx_index(fl, sizeof(fl) / sizeof(fl[0]), s, len) >= 0;
 }
 
 static int
@@ -648,37 +647,36 @@ ptx_reg_name(const struct ptx_kernel *k, uint16_t reg, char *buf,
 	return buf;
 }
 
+/* An entry of an array of structures that start with their name. */
 static int
-ptx_var_find(const struct ptx_kernel *k, const char *s, size_t len)
+ptx_find(const void *base, unsigned int n, size_t stride, const char *s,
+    size_t len)
 {
 	unsigned int	i;
 
-	for (i = 0; i < k->nvars; i++)
-		if (ptx_eq(s, len, k->vars[i].name))
+	for (i = 0; i < n; i++)
+		if (ptx_eq(s, len, *(char *const *)(const void *)
+		    ((const char *)base + i * stride)))
 			return (int)i;
 	return -1;
+}
+
+static int
+ptx_var_find(const struct ptx_kernel *k, const char *s, size_t len)
+{
+	return ptx_find(k->vars, k->nvars, sizeof(k->vars[0]), s, len);
 }
 
 static int
 ptx_param_lookup(const struct ptx_kernel *k, const char *s, size_t len)
 {
-	unsigned int	i;
-
-	for (i = 0; i < k->nparams; i++)
-		if (ptx_eq(s, len, k->params[i].name))
-			return (int)i;
-	return -1;
+	return ptx_find(k->params, k->nparams, sizeof(k->params[0]), s, len);
 }
 
 static int
 ptx_label_find(const struct ptx_kernel *k, const char *s, size_t len)
 {
-	unsigned int	i;
-
-	for (i = 0; i < k->nlabels; i++)
-		if (ptx_eq(s, len, k->labels[i].name))
-			return (int)i;
-	return -1;
+	return ptx_find(k->labels, k->nlabels, sizeof(k->labels[0]), s, len);
 }
 
 /* A name may be declared once: registers, variables, params, labels. */
@@ -692,29 +690,6 @@ ptx_name_taken(const struct ptx_kernel *k, const char *s, size_t len)
 			return 1;
 	return ptx_var_find(k, s, len) >= 0 ||
 	    ptx_param_lookup(k, s, len) >= 0;
-}
-
-static int
-ptx_grow(void **p, unsigned int *cap, unsigned int need, size_t elem,
-    unsigned int max)
-{
-	unsigned int	 n;
-	void		*q;
-
-	if (need <= *cap)
-		return 0;
-	if (need > max)
-		return -1;
-	n = *cap ? *cap * 2 : 16;
-	if (n < need)
-		n = need;
-	if (n > max)
-		n = max;
-	if ((q = realloc(*p, (size_t)n * elem)) == NULL)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
 }
 
 /* .reg .TYPE name, name<N>, ... ; */
@@ -744,7 +719,7 @@ ptx_reg_decl(struct ptx_ps *ps, uint32_t line)
 		if (ptx_name_taken(k, t.s, t.len))
 			return ptx_error(ps, line, ".reg: '%s' declared twice",
 			    ptx_show(&t, b, sizeof(b)));
-		if ((rc = ptx_grow((void **)&k->decls, &k->decl_cap,
+		if ((rc = gpu_grow((void **)&k->decls, &k->decl_cap,
 		    k->ndecls + 1, sizeof(*k->decls), 4096)) != 0)
 			return rc == -ENOMEM ? rc :
 			    ptx_error(ps, line, "too many .reg declarations");
@@ -1101,7 +1076,7 @@ ptx_operand(struct ptx_ps *ps, struct ptx_operand *o)
 	/* a label: resolved when the kernel ends */
 	o->kind = PTX_O_LABEL;
 	if ((r = ptx_label_find(k, t.s, t.len)) < 0) {
-		if ((rc = ptx_grow((void **)&k->labels, &k->label_cap,
+		if ((rc = gpu_grow((void **)&k->labels, &k->label_cap,
 		    k->nlabels + 1, sizeof(*k->labels), PTX_MAX_INSNS)) != 0)
 			return rc == -ENOMEM ? rc :
 			    ptx_error(ps, t.line, "too many labels");
@@ -1137,16 +1112,13 @@ static const char *const ptx_shape[PTX_NOPS] = {
 static int
 ptx_op_of(const char *s, size_t len)
 {
-	unsigned int	i;
+	int	op = ptx_index(ptx_opnames, PTX_NOPS, s, len);
 
-	for (i = 0; i < PTX_NOPS; i++)
-		if (ptx_eq(s, len, ptx_opnames[i]))
-			return (int)i;
-	if (ptx_eq(s, len, "barrier"))
+	if (op < 0 && ptx_eq(s, len, "barrier"))
 		return PTX_BAR;
-	if (ptx_eq(s, len, "fence"))
+	if (op < 0 && ptx_eq(s, len, "fence"))
 		return PTX_MEMBAR;
-	return -1;
+	return op;
 }
 
 static int
@@ -1377,7 +1349,7 @@ ptx_insn(struct ptx_ps *ps, struct ptx_tok *op, int guard, int guard_neg)
 	if ((opc = ptx_op_of(op->s, blen)) < 0)
 		return ptx_error(ps, op->line, "unknown or unsupported "
 		    "instruction '%s'", name);
-	if ((rc = ptx_grow((void **)&k->insns, &k->insn_cap, k->ninsns + 1,
+	if ((rc = gpu_grow((void **)&k->insns, &k->insn_cap, k->ninsns + 1,
 	    sizeof(*k->insns), PTX_MAX_INSNS)) != 0)
 		return rc == -ENOMEM ? rc : ptx_error(ps, op->line,
 		    "more than %u instructions", PTX_MAX_INSNS);
@@ -1457,7 +1429,7 @@ ptx_label_def(struct ptx_ps *ps, const struct ptx_tok *t)
 			return ptx_error(ps, t->line, "label '%s' defined "
 			    "twice", ptx_show(t, b, sizeof(b)));
 	} else {
-		if ((rc = ptx_grow((void **)&k->labels, &k->label_cap,
+		if ((rc = gpu_grow((void **)&k->labels, &k->label_cap,
 		    k->nlabels + 1, sizeof(*k->labels), PTX_MAX_INSNS)) != 0)
 			return rc == -ENOMEM ? rc :
 			    ptx_error(ps, t->line, "too many labels");

@@ -145,13 +145,16 @@ struct ptx_kernel {
 	unsigned int		 nvars;
 	struct ptx_var		 vars[PTX_MAX_VARS];
 	uint32_t		 shared_bytes;
-	unsigned int		 ndecls, decl_cap;
+	unsigned int		 ndecls;
+	uint32_t		 decl_cap;
 	struct ptx_regdecl	*decls;
 	uint32_t		 nregs;
 	uint8_t			*regtype;	/* nregs entries */
-	unsigned int		 ninsns, insn_cap;
+	unsigned int		 ninsns;
+	uint32_t		 insn_cap;
 	struct ptx_insn		*insns;
-	unsigned int		 nlabels, label_cap;
+	unsigned int		 nlabels;
+	uint32_t		 label_cap;
 	struct ptx_label	*labels;
 };
 

@@ -7,6 +7,7 @@
  * K2 with the higher priority) under LRR, GTO and RT-PAWS ([PredGPU]
  * section 4.5).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,26 +237,36 @@ bwsim_fig41_params(struct jsonw *j, const char *name,
 static void
 bwsim_fig41_checks(struct jsonw *j, const struct fig41_check *k)
 {
+	static const struct {
+		const char	*key;
+		size_t		 off;
+	} f[] = {
+		{ "lrr_highest_average", offsetof(struct fig41_check,
+		    lrr_highest) },
+		{ "rtpaws_one_above_gto", offsetof(struct fig41_check,
+		    rt_one_above_gto) },
+		{ "gto_k2_last", offsetof(struct fig41_check, gto_k2_last) },
+		{ "rtpaws_k2_first", offsetof(struct fig41_check,
+		    rt_k2_first) },
+		{ "rtpaws_max_least", offsetof(struct fig41_check,
+		    rt_max_least) },
+		{ "rtpaws_k2_after_gto_k1", offsetof(struct fig41_check,
+		    rt_k2_after_gto_k1) },
+		{ "rtpaws_warp0_greedy", offsetof(struct fig41_check,
+		    rt_w0_greedy) },
+		{ "lrr_long_together", offsetof(struct fig41_check,
+		    lrr_long_together) },
+		{ "exact_averages", offsetof(struct fig41_check, exact) },
+	};
+	size_t	i;
+
 	jsonw_key(j, "checks");
 	jsonw_obj_begin(j);
-	jsonw_key(j, "lrr_highest_average");
-	jsonw_bool(j, k->lrr_highest);
-	jsonw_key(j, "rtpaws_one_above_gto");
-	jsonw_bool(j, k->rt_one_above_gto);
-	jsonw_key(j, "gto_k2_last");
-	jsonw_bool(j, k->gto_k2_last);
-	jsonw_key(j, "rtpaws_k2_first");
-	jsonw_bool(j, k->rt_k2_first);
-	jsonw_key(j, "rtpaws_max_least");
-	jsonw_bool(j, k->rt_max_least);
-	jsonw_key(j, "rtpaws_k2_after_gto_k1");
-	jsonw_bool(j, k->rt_k2_after_gto_k1);
-	jsonw_key(j, "rtpaws_warp0_greedy");
-	jsonw_bool(j, k->rt_w0_greedy);
-	jsonw_key(j, "lrr_long_together");
-	jsonw_bool(j, k->lrr_long_together);
-	jsonw_key(j, "exact_averages");
-	jsonw_bool(j, k->exact);
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		jsonw_key(j, f[i].key);
+		jsonw_bool(j, *(const int *)(const void *)((const char *)k +
+		    f[i].off));
+	}
 	jsonw_obj_end(j);
 }
 

@@ -46,19 +46,12 @@ gcheck_parse(const char *text, struct ptx_module *m, char *err, size_t len)
 	return ptx_parse(text, strlen(text), m, err, len);
 }
 
-/*
- * examples/kernels/NAME.ptx analyzed with its line of
- * examples/kernels/launches; m is left for the caller to free.
- */
-static inline int
-gcheck_example(const char *name, struct ptx_module *m,
-    struct gpu_launch *l, uint32_t line_size, struct gpu_trace *t)
+/* Parse examples/kernels/NAME.ptx into m; exits if it does not. */
+static inline void
+gcheck_load(const char *name, struct ptx_module *m)
 {
-	char		 rel[256], err[512], *buf, *lines, *ln, *save = NULL;
-	char		*tok, *save2 = NULL;
-	const struct ptx_kernel	*k;
-	size_t		 len;
-	int		 i, n;
+	char	rel[256], err[512], *buf;
+	size_t	len;
 
 	snprintf(rel, sizeof(rel), "examples/kernels/%s.ptx", name);
 	buf = gcheck_read(rel, &len);
@@ -67,6 +60,23 @@ gcheck_example(const char *name, struct ptx_module *m,
 		exit(99);
 	}
 	free(buf);
+}
+
+/*
+ * examples/kernels/NAME.ptx analyzed with its line of
+ * examples/kernels/launches; m is left for the caller to free.
+ */
+static inline int
+gcheck_example(const char *name, struct ptx_module *m,
+    struct gpu_launch *l, uint32_t line_size, struct gpu_trace *t)
+{
+	char		 err[512], *lines, *ln, *save = NULL;
+	char		*tok, *save2 = NULL;
+	const struct ptx_kernel	*k;
+	size_t		 len;
+	int		 i, n;
+
+	gcheck_load(name, m);
 	k = &m->kernels[0];
 	wexec_launch_init(l);
 	lines = gcheck_read("examples/kernels/launches", &len);

@@ -119,14 +119,11 @@ test_examples(void)
 	const struct gpu_dinst	*d[64];
 	struct gpu_launch	 l;
 	struct gpu_trace	 t;
-	char			 err[256], *buf;
-	size_t			 len;
+	char			 err[256];
 	unsigned int		 i, n;
 
 	/* vecadd, n = 100: the last warp has 4 lanes */
-	buf = gcheck_read("examples/kernels/vecadd.ptx", &len);
-	CHECK(ptx_parse(buf, len, m, err, sizeof(err)) == 0);
-	free(buf);
+	gcheck_load("vecadd", m);
 	wexec_launch_init(&l);
 	l.grid[0] = 2;
 	l.block[0] = 64;
@@ -170,13 +167,10 @@ test_divergence(void)
 	const struct gpu_dinst	*d[64];
 	struct gpu_launch	 l;
 	struct gpu_trace	 t;
-	char			 err[256], *buf;
-	size_t			 len;
+	char			 err[256];
 	unsigned int		 n;
 
-	buf = gcheck_read("examples/kernels/histogram.ptx", &len);
-	CHECK(ptx_parse(buf, len, m, err, sizeof(err)) == 0);
-	free(buf);
+	gcheck_load("histogram", m);
 	wexec_launch_init(&l);
 	l.grid[0] = 2;
 	l.block[0] = 64;
