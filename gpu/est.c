@@ -42,7 +42,8 @@ struct est_warp {
 struct est_block {
 	uint32_t	cur;		/* its number */
 	uint32_t	arrived, ndone;
-	int64_t		maxarr;
+	int64_t		maxarr;		/* last arrival */
+	int64_t		maxexit;	/* last exit of one of its warps */
 	int64_t		release;	/* of barrier cur - 1 */
 };
 
@@ -165,11 +166,27 @@ static void
 est_try_release(struct est_ctx *x, struct est_block *b)
 {
 	if (b->arrived > 0 && b->arrived + b->ndone == x->t->warps_per_block) {
-		b->release = b->maxarr + x->c->lat[GPU_BAR];
+		/* a warp that exits while the others wait holds them up
+		 * until it does (the others' arrivals are later than the
+		 * exits before them) */
+		b->release = est_max(b->maxarr, b->maxexit) +
+		    x->c->lat[GPU_BAR];
 		b->cur++;
 		b->arrived = 0;
 		b->maxarr = 0;
 	}
+}
+
+/* A warp that has issued its last instruction at t counts as arrived at
+ * its block's barriers from then on. */
+static void
+est_done(struct est_ctx *x, struct est_warp *w, struct est_block *b,
+    int64_t t)
+{
+	w->done = 1;
+	b->ndone++;
+	b->maxexit = est_max(b->maxexit, t);
+	est_try_release(x, b);
 }
 
 /* Issue times of segment seg are S + q; present its L1 lines. */
@@ -240,7 +257,7 @@ est_advance(struct est_ctx *x, uint32_t wi)
 	const struct gpu_warp	*gw = &x->t->warps[wi];
 	struct est_block	*b = &x->b[gw->block];
 	uint32_t		 q, i0, i1;
-	int64_t			 c, v;
+	int64_t			 c, v, last;
 	int			 prog = 0;
 
 	while (!w->done) {
@@ -248,6 +265,11 @@ est_advance(struct est_ctx *x, uint32_t wi)
 			/* after a barrier: wait for its release */
 			if (b->cur < w->nbar)
 				return prog;
+			if (w->seg == w->nseg) {
+				/* the barrier ended the warp's stream */
+				est_done(x, w, b, b->release);
+				return 1;
+			}
 			w->S = est_max(w->C, b->release);
 		}
 		if (!w->presented) {
@@ -265,13 +287,11 @@ est_advance(struct est_ctx *x, uint32_t wi)
 		}
 		w->C = c;
 		w->presented = 0;
+		last = w->S + (int64_t)(i1 - i0) - 1;	/* its last issue */
 		w->S = x->t->sinst[x->t->d[gw->d0 + i1 - 1].sidx].cls ==
 		    GPU_BAR ? EST_UNKNOWN : c;
-		if (++w->seg == w->nseg) {
-			w->done = 1;
-			b->ndone++;
-			est_try_release(x, b);
-		}
+		if (++w->seg == w->nseg && w->S != EST_UNKNOWN)
+			est_done(x, w, b, last);
 		prog = 1;
 	}
 	return prog;
@@ -296,10 +316,9 @@ est_wave(struct est_ctx *x, uint32_t wv, int64_t *lcrit)
 		x->w[i].starts = x->segs + x->segoff[i];
 		x->w[i].nseg = x->segoff[i + 1] - x->segoff[i];
 		x->w[i].S = x->w[i].C = x->c->skew;
-		if (x->w[i].nseg == 0) {
-			x->w[i].done = 1;
-			x->b[t->warps[i].block].ndone++;
-		}
+		if (x->w[i].nseg == 0)
+			est_done(x, &x->w[i], &x->b[t->warps[i].block],
+			    x->c->skew);
 	}
 	m = x->wave_first = x->o.wave_req[wv];
 	mend = x->o.wave_req[wv + 1];

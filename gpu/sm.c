@@ -38,7 +38,8 @@ struct sm_warp {
 
 struct sm_block {
 	uint32_t	arrived, ndone, pos;
-	int64_t		maxarr;
+	int64_t		maxarr;		/* last arrival at the barrier */
+	int64_t		maxexit;	/* last exit of one of its warps */
 };
 
 struct sm_kstate {
@@ -72,6 +73,8 @@ struct sm {
 	int64_t			 prev_rel, rdelta;
 	uint64_t		 rng;
 };
+
+static void	sm_exit(struct sm *, struct sm_warp *, int64_t);
 
 static uint64_t
 sm_rand(struct sm *m)
@@ -171,6 +174,13 @@ sm_dispatch(struct sm *m, unsigned int k, int64_t t0)
 	ks->wave_done = 0;
 	ks->wave_end = t0;
 	sm_byage(m);
+	/* a warp with nothing to run has left already */
+	for (i = 0; i < nb * wpb; i++) {
+		struct sm_warp	*w = &m->w[ks->base + i];
+
+		if (w->state == SM_RUN && t->warps[w->tw].nd == 0)
+			sm_exit(m, w, w->start);
+	}
 }
 
 static void
@@ -192,28 +202,51 @@ sm_check_done(struct sm *m, struct sm_warp *w)
 	}
 }
 
+static void	sm_bar_check(struct sm *, unsigned int, uint32_t);
+
+/*
+ * A warp that has issued its last instruction at t: it counts as arrived
+ * at its block's barriers from then on, so a barrier the others are
+ * waiting at releases after t at the earliest.
+ */
+static void
+sm_exit(struct sm *m, struct sm_warp *w, int64_t t)
+{
+	struct sm_kstate	*ks = &m->ks[w->k];
+
+	w->state = SM_EXITED;
+	ks->blk[w->bpos].ndone++;
+	ks->blk[w->bpos].maxexit = sm_max(ks->blk[w->bpos].maxexit, t);
+	sm_bar_check(m, w->k, w->bpos);
+	sm_check_done(m, w);
+}
+
 /* Release a block's barrier once every warp has reached it or exited. */
 static void
 sm_bar_check(struct sm *m, unsigned int k, uint32_t bpos)
 {
 	struct sm_kstate	*ks = &m->ks[k];
 	struct sm_block		*b = &ks->blk[bpos];
-	uint32_t		 wpb = ks->kd->t->warps_per_block, i;
+	const struct gpu_trace	*t = ks->kd->t;
+	uint32_t		 wpb = t->warps_per_block, i;
 	int64_t			 rel;
 
 	if (b->arrived == 0 || b->arrived + b->ndone < wpb)
 		return;
-	rel = b->maxarr + m->c->lat[GPU_BAR];
+	rel = sm_max(b->maxarr, b->maxexit) + m->c->lat[GPU_BAR];
+	b->arrived = 0;
+	b->maxarr = 0;
 	for (i = 0; i < wpb; i++) {
 		struct sm_warp	*w = &m->w[ks->base + b->pos * wpb + i];
 
-		if (w->state == SM_BAR) {
-			w->state = SM_RUN;
-			w->bar_ready = rel;
-		}
+		if (w->state != SM_BAR)
+			continue;
+		w->state = SM_RUN;
+		w->bar_ready = rel;
+		/* a barrier that ends the warp's stream: it leaves now */
+		if (w->pc == t->warps[w->tw].nd)
+			sm_exit(m, w, rel);
 	}
-	b->arrived = 0;
-	b->maxarr = 0;
 }
 
 /* One L1 access at cycle a; returns when its data is there. */
@@ -351,12 +384,8 @@ sm_issue(struct sm *m, struct sm_warp *w, int64_t now)
 		w->done_t = sm_max(w->done_t, now + lat);
 	}
 	if ((s->cls == GPU_EXIT || w->pc == t->warps[w->tw].nd) &&
-	    w->state != SM_EXITED && w->state != SM_DONE) {
-		w->state = SM_EXITED;
-		ks->blk[w->bpos].ndone++;
-		sm_bar_check(m, w->k, w->bpos);
-		sm_check_done(m, w);
-	}
+	    w->state == SM_RUN)
+		sm_exit(m, w, now);
 }
 
 /* The first cycle warp w's next instruction can issue, or SM_INF. */
