@@ -395,7 +395,9 @@ est_bound(struct est_ctx *x, int mr, uint64_t *cycles)
 static double
 est_eq34(const struct est_ctx *x, double mr)
 {
-	double	full = x->c->l_base + (double)x->coal_max * x->c->n_conflict;
+	double	full;
+
+	full = x->c->l_base + (double)x->coal_max * x->c->n_conflict;
 
 	return x->coal_max + (mr < 0 ? full : mr * full);
 }
@@ -422,7 +424,8 @@ est_eq2(const struct est_ctx *x, double mr)
 		    i < b1 * t->warps_per_block; i++)
 			if (x->segoff[i + 1] - x->segoff[i] > maxseg)
 				maxseg = x->segoff[i + 1] - x->segoff[i];
-		end = x->c->skew;	/* Eq. 1: T00, then one warp after another */
+		/* Eq. 1: T00, then one warp after another */
+		end = x->c->skew;
 		fin = 0;
 		for (j = 0; j < maxseg; j++) {
 			for (i = b0 * t->warps_per_block;

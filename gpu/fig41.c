@@ -168,8 +168,10 @@ fig41_long_span(const struct fig41_out *o, uint32_t pos)
 
 	for (k = 0; k < 2; k++)
 		for (w = 0; w < 2; w++) {
-			lo = o->issue[k][w][pos] < lo ? o->issue[k][w][pos] : lo;
-			hi = o->issue[k][w][pos] > hi ? o->issue[k][w][pos] : hi;
+			uint64_t	t = o->issue[k][w][pos];
+
+			lo = t < lo ? t : lo;
+			hi = t > hi ? t : hi;
 		}
 	return hi - lo;
 }

@@ -131,13 +131,19 @@ ptx_lex(struct ptx_ps *ps, struct ptx_tok *t)
 		t->kind = TK_STR;
 	} else if (ptx_word_start((unsigned char)*s)) {
 		/* "::" belongs to words: .shared::cta, .L1::evict_last */
-		while (ps->p < ps->end && (ptx_word_char((unsigned char)*ps->p) ||
-		    (ps->p + 2 < ps->end && ps->p[0] == ':' && ps->p[1] == ':' &&
-		    ptx_word_char((unsigned char)ps->p[2]))))
-			ps->p += *ps->p == ':' ? 2 : 1;
+		while (ps->p < ps->end) {
+			if (ptx_word_char((unsigned char)*ps->p))
+				ps->p++;
+			else if (ps->p + 2 < ps->end && ps->p[0] == ':' &&
+			    ps->p[1] == ':' &&
+			    ptx_word_char((unsigned char)ps->p[2]))
+				ps->p += 2;
+			else
+				break;
+		}
 		t->kind = TK_WORD;
 	} else if (*s >= '0' && *s <= '9') {
-		while (ps->p < ps->end && (ptx_word_char((unsigned char)*ps->p)))
+		while (ps->p < ps->end && ptx_word_char((unsigned char)*ps->p))
 			ps->p++;
 		t->kind = TK_NUM;
 	} else if (strchr(",;:[](){}<>+-!@|=", *s) != NULL && *s != '\0') {
@@ -494,7 +500,8 @@ ptx_ignored_mod(int op, const char *s, size_t len)
 	};
 
 	if (op == PTX_LD || op == PTX_ST || op == PTX_ATOM || op == PTX_RED)
-		return ptx_index(mem, sizeof(mem) / sizeof(mem[0]), s, len) >= 0;
+		return ptx_index(mem, sizeof(mem) / sizeof(mem[0]), s,
+		    len) >= 0;
 	if (op == PTX_MEMBAR)
 		return ptx_index(fence, sizeof(fence) / sizeof(fence[0]), s,
 		    len) >= 0;

@@ -199,6 +199,52 @@ random_trace(struct gpu_trace *t, struct gpu_sinst *s)
 	}
 }
 
+/* Every policy, with and without the unit, two random runs and an
+ * extreme one; returns how many went past the bounds. */
+static int
+random_runs(const struct gpu_trace *t, const struct gpu_cfg *cfg,
+    const struct gpu_est *e, unsigned int n)
+{
+	struct sm_kernel	k;
+	struct sm_opts		o;
+	struct sm_result	r;
+	char			err[256];
+	unsigned int		run;
+	int			pol, ro, bad = 0;
+
+	memset(&k, 0, sizeof(k));
+	k.t = t;
+	k.prio = 1;
+	k.warp_cap = cfg->max_warps;
+	for (pol = 0; pol < GPU_NPOLICIES; pol++)
+		for (ro = 0; ro < 2; ro++)
+			for (run = 0; run < 3; run++) {
+				memset(&o, 0, sizeof(o));
+				o.policy = pol;
+				o.reorder = ro;
+				o.seed = n * 100 + run;
+				o.shuffle = 1;
+				o.extreme = run == 2;
+				if (sm_run(cfg, &k, 1, &o, &r, err,
+				    sizeof(err)) != 0) {
+					fprintf(stderr, "trace %u: %s\n", n, err);
+					bad++;
+				} else if (r.cycles > e->wcet_no_mr ||
+				    (ro && (r.cycles > e->wcet_mr ||
+				    r.misses != e->l1_misses))) {
+					fprintf(stderr, "trace %u, %s%s, run %u: "
+					    "%llu cycles, bounds %llu / %llu\n",
+					    n, gpu_policy_names[pol], ro ?
+					    " reordered" : "", run,
+					    (unsigned long long)r.cycles,
+					    (unsigned long long)e->wcet_no_mr,
+					    (unsigned long long)e->wcet_mr);
+					bad++;
+				}
+			}
+	return bad;
+}
+
 static void
 check_random(unsigned int traces)
 {
@@ -206,14 +252,11 @@ check_random(unsigned int traces)
 	struct gpu_trace	t;
 	struct gpu_est		e;
 	struct gpu_cfg		cfg;
-	struct sm_kernel	k;
-	struct sm_opts		o;
-	struct sm_result	r;
 	char			err[256];
-	unsigned int		n, run;
-	int			pol, ro, bad = 0;
+	unsigned int		n;
+	int			bad = 0;
 
-	for (n = 0; n < traces; n++) {
+	for (n = 0; n < traces && bad < 10; n++) {
 		random_trace(&t, s);
 		gpu_cfg_default(&cfg);
 		cfg.l1.size = 1024;
@@ -227,47 +270,7 @@ check_random(unsigned int traces)
 		if (t.warps_per_block > cfg.max_warps)
 			cfg.max_warps = t.warps_per_block;
 		CHECK(gpu_estimate(&t, &cfg, &e, err, sizeof(err)) == 0);
-		memset(&k, 0, sizeof(k));
-		k.t = &t;
-		k.prio = 1;
-		k.warp_cap = cfg.max_warps;
-		for (pol = 0; pol < GPU_NPOLICIES; pol++)
-			for (ro = 0; ro < 2; ro++)
-				for (run = 0; run < 3; run++) {
-					memset(&o, 0, sizeof(o));
-					o.policy = pol;
-					o.reorder = ro;
-					o.seed = n * 100 + run;
-					o.shuffle = 1;
-					o.extreme = run == 2;
-					if (sm_run(&cfg, &k, 1, &o, &r, err,
-					    sizeof(err)) != 0) {
-						if (bad++ < 5)
-							fprintf(stderr, "trace %u: "
-							    "%s\n", n, err);
-						continue;
-					}
-					if (r.cycles > e.wcet_no_mr ||
-					    (ro && (r.cycles > e.wcet_mr ||
-					    r.misses != e.l1_misses))) {
-						if (bad++ < 5)
-							fprintf(stderr, "trace %u "
-							    "pol %d ro %d run %u: "
-							    "%llu > %llu / %llu, "
-							    "misses %llu / %llu\n",
-							    n, pol, ro, run,
-							    (unsigned long long)
-							    r.cycles,
-							    (unsigned long long)
-							    e.wcet_no_mr,
-							    (unsigned long long)
-							    e.wcet_mr,
-							    (unsigned long long)
-							    r.misses,
-							    (unsigned long long)
-							    e.l1_misses);
-					}
-				}
+		bad += random_runs(&t, &cfg, &e, n);
 		free(t.warps);
 		free(t.d);
 		free(t.lines);
@@ -296,6 +299,8 @@ main(void)
 	cfg.l1.line = 32;
 	check_kernel("transpose", &cfg, RUNS / 2);
 	check_extreme();
-	check_random(getenv("GPU_RANDOM_TRACES") ? (unsigned)atoi(getenv("GPU_RANDOM_TRACES")) : 300);
+	/* GPU_RANDOM_TRACES=N for a longer hunt than make check's */
+	check_random(getenv("GPU_RANDOM_TRACES") ?
+	    (unsigned int)atoi(getenv("GPU_RANDOM_TRACES")) : 300);
 	return gcheck_done("test_bound");
 }
