@@ -738,7 +738,7 @@ main(int argc, char **argv)
 	else if (strcmp(cmd, "metrics") == 0)
 		o = cmd_simple(&c, BWP_OP_METRICS, argc, argv);
 	else if (strcmp(cmd, "get") == 0 || strcmp(cmd, "set") == 0)
-		o = cmd_get_set(&c, cmd[0] == 's', argc, argv);
+		o = cmd_get_set(&c, strcmp(cmd, "set") == 0, argc, argv);
 	else
 		cmd_subscribe(&c, argc, argv);
 	close(c.sock);
