@@ -90,11 +90,10 @@ phase nominal "$((SECS / 3))" || echo "demo_gpu reported launches over the bound
 
 section "what the numbers mean"
 cat <<'TXT'
-Q is the share of the memory bandwidth the best-effort (BE) cores may use
-in one period (1 ms) while a real-time GPU kernel holds the bandwidth lock:
-0.13 means 13 % of the bandwidth the platform can serve, split over the BE
-cores; "unregulated" means no kernel holds the lock and the BE cores run
-free.  Q-bar is the static Q: the largest Q with which the kernel still
+Q is how much memory traffic the best-effort (BE) cores may make in one
+period (1 ms) while a real-time GPU kernel holds the bandwidth lock, as a
+share of the most they can make: 0.13 means 13 %, split over the BE cores;
+"unregulated" means no kernel holds the lock and the BE cores run free.  Q-bar is the static Q: the largest Q with which the kernel still
 meets its bound if nothing else is known.  The daemon computes it when the
 kernel registers, from the kernel's profile.  NOMINAL always runs at Q-bar.
 SMOOTH watches the kernel's progress (finished blocks) and gives the BE
