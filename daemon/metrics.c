@@ -1,15 +1,17 @@
 /*
  * metrics.c - Prometheus text of the daemon's state (see metrics.h).
  *
- * One sample is taken (struct sample), then printed from tables: a new
- * counter or gauge is a field in struct sample, where take() fills it,
- * and one line in scalars[].  Names follow Prometheus conventions:
- * bwsched_ prefix, base units (seconds, events), _total on counters.
+ * One sample is taken (struct sample), then printed from tables.  A new
+ * counter of the engine's (struct period_stats) is one line in
+ * scalars[], one of the regulator's per core (struct reg_core_stats)
+ * one line in core_counters[]; the daemon's own values are a field of
+ * struct sample that take() fills and a line in scalars[].  Names
+ * follow Prometheus conventions: bwsched_ prefix, base units (seconds,
+ * events), _total on counters.
  */
 #include <config.h>
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,31 +23,34 @@
 #include "reg_sim.h"
 
 struct sample {
-	/* scalars[] */
+	/* what the daemon itself knows, for the SELF rows of scalars[] */
 	double			uptime, clients, tasks, kernels, holders;
-	double			q, q_static, periods, decided, applied, late;
-	double			apply_errors, redecided, idle, dropped;
-	double			launches, bad_slots, realtime;
-	double			refused;
-	/* the families below */
-	double			lateness[3], cost[3];	/* p50, p99, max */
-	struct reg_stats	reg;
+	double			q, q_static, realtime, refused;
+	struct period_stats	ps;		/* the engine's: PERIOD rows */
+	struct reg_stats	reg;		/* the regulator's: cores[] */
 	uint64_t		budget[REG_MAX_CORES];
 	unsigned int		nbudget;
 	uint64_t		errors[BWP_E_MAX];
 };
 
 enum kind { GAUGE, COUNTER };
+/* where a scalar's value is: a double of struct sample, or a uint64_t
+ * of the engine's struct period_stats (scaled: ns to seconds) */
+enum src { SELF, PERIOD };
 
 struct scalar {
 	const char	*name;
 	enum kind	 kind;
+	enum src	 src;
 	size_t		 off;
+	double		 scale;
 	const char	*help;
 };
 
-#define S(f)	offsetof(struct sample, f)
+#define S(f)	SELF, offsetof(struct sample, f), 1
+#define P(f)	PERIOD, offsetof(struct period_stats, f), 1
 
+/* A new counter of the engine's is one line here (and bwsched(8)). */
 static const struct scalar scalars[] = {
 	{ "bwsched_uptime_seconds", GAUGE, S(uptime),
 	    "Time since the daemon started." },
@@ -61,31 +66,53 @@ static const struct scalar scalars[] = {
 	    "Q-bar of the lock holders (the static budget); -1 when none." },
 	{ "bwsched_realtime", GAUGE, S(realtime),
 	    "1 when the period thread runs SCHED_FIFO." },
-	{ "bwsched_periods_total", COUNTER, S(periods),
-	    "Regulation periods the regulator has run." },
-	{ "bwsched_periods_decided_total", COUNTER, S(decided),
-	    "Periods the engine woke up for." },
-	{ "bwsched_periods_applied_total", COUNTER, S(applied),
-	    "Periods whose dynamic budget reached the regulator in time." },
-	{ "bwsched_periods_late_total", COUNTER, S(late),
-	    "Periods decided late: they ran on the static budget." },
-	{ "bwsched_periods_redecided_total", COUNTER, S(redecided),
-	    "Decisions redone because the lock holders changed meanwhile." },
-	{ "bwsched_periods_idle_total", COUNTER, S(idle),
-	    "Heartbeat-only wake-ups with no task registered." },
-	{ "bwsched_apply_errors_total", COUNTER, S(apply_errors),
-	    "Budgets the regulator refused." },
-	{ "bwsched_records_dropped_total", COUNTER, S(dropped),
-	    "Period or launch records lost to a slow event loop." },
-	{ "bwsched_launches_total", COUNTER, S(launches),
-	    "Kernel launches seen to end (with a launch record)." },
-	{ "bwsched_bad_slots_total", COUNTER, S(bad_slots),
-	    "Progress-page slots rejected as invalid." },
 	{ "bwsched_clients_refused_total", COUNTER, S(refused),
 	    "Connections refused at max_clients." },
+	{ "bwsched_periods_decided_total", COUNTER, P(periods),
+	    "Periods the engine woke up for." },
+	{ "bwsched_periods_applied_total", COUNTER, P(applied),
+	    "Periods whose dynamic budget reached the regulator in time." },
+	{ "bwsched_periods_late_total", COUNTER, P(late),
+	    "Periods decided late: they ran on the static budget." },
+	{ "bwsched_periods_redecided_total", COUNTER, P(redecided),
+	    "Decisions redone because the lock holders changed meanwhile." },
+	{ "bwsched_periods_idle_total", COUNTER, P(idle),
+	    "Heartbeat-only wake-ups with no task registered." },
+	{ "bwsched_apply_errors_total", COUNTER, P(apply_errors),
+	    "Budgets the regulator refused." },
+	{ "bwsched_records_dropped_total", COUNTER, P(dropped),
+	    "Period or launch records lost to a slow event loop." },
+	{ "bwsched_launches_total", COUNTER, P(launches),
+	    "Kernel launches seen to end (with a launch record)." },
+	{ "bwsched_bad_slots_total", COUNTER, P(bad_slots),
+	    "Progress-page slots rejected as invalid." },
 };
 
 #define NSCALARS	(sizeof(scalars) / sizeof(scalars[0]))
+
+/* Per-core counters of the regulator's (struct reg_core_stats). */
+struct core_counter {
+	const char	*name;
+	size_t		 off;
+	double		 scale;
+	const char	*help;
+};
+
+#define C(f, scale)	offsetof(struct reg_core_stats, f), scale
+
+/* A new per-core counter of the regulator's is one line here. */
+static const struct core_counter core_counters[] = {
+	{ "bwsched_core_events_total", C(events, 1),
+	    "Memory events the BE core used." },
+	{ "bwsched_core_throttles_total", C(throttles, 1),
+	    "Periods in which the BE core was throttled." },
+	{ "bwsched_core_throttled_seconds_total", C(throttled_ns, 1e-9),
+	    "Time the BE core spent throttled." },
+	{ "bwsched_core_fallback_periods_total", C(fallbacks, 1),
+	    "Periods the BE core ran on the static (or fail-safe) budget." },
+};
+
+#define NCORE_COUNTERS	(sizeof(core_counters) / sizeof(core_counters[0]))
 
 unsigned int
 metrics_budgets(struct bwsched *d, uint64_t *out, unsigned int max)
@@ -105,12 +132,9 @@ metrics_budgets(struct bwsched *d, uint64_t *out, unsigned int max)
 static void
 take(struct bwsched *d, struct sample *s)
 {
-	struct period_stats	ps;
-
 	memset(s, 0, sizeof(*s));
-	memset(&ps, 0, sizeof(ps));
 	if (d->engine != NULL)
-		engine_stats(d->engine, &ps);
+		engine_stats(d->engine, &s->ps);
 	if (d->reg_ops->stats(d->reg, &s->reg) < 0)
 		memset(&s->reg, 0, sizeof(s->reg));
 	s->uptime = (double)(bwsched_now() - d->start_ns) / 1e9;
@@ -121,26 +145,23 @@ take(struct bwsched *d, struct sample *s)
 	s->q = d->engine != NULL ? engine_q(d->engine) :
 	    tasks_q_static(d->tasks);
 	s->q_static = tasks_q_static(d->tasks);
-	s->realtime = ps.rt;
-	s->periods = (double)s->reg.period;
-	s->decided = (double)ps.periods;
-	s->applied = (double)ps.applied;
-	s->late = (double)ps.late;
-	s->redecided = (double)ps.redecided;
-	s->idle = (double)ps.idle;
-	s->apply_errors = (double)ps.apply_errors;
-	s->dropped = (double)ps.dropped;
-	s->launches = (double)ps.launches;
-	s->bad_slots = (double)ps.bad_slots;
+	s->realtime = s->ps.rt;
 	s->refused = (double)d->clients_refused;
-	s->lateness[0] = (double)ps.lateness_p50_ns / 1e9;
-	s->lateness[1] = (double)ps.lateness_p99_ns / 1e9;
-	s->lateness[2] = (double)ps.lateness_max_ns / 1e9;
-	s->cost[0] = (double)ps.cost_p50_ns / 1e9;
-	s->cost[1] = (double)ps.cost_p99_ns / 1e9;
-	s->cost[2] = (double)ps.cost_max_ns / 1e9;
 	s->nbudget = metrics_budgets(d, s->budget, REG_MAX_CORES);
 	memcpy(s->errors, d->errors, sizeof(s->errors));
+}
+
+static double
+scalar_value(const struct scalar *m, const struct sample *s)
+{
+	const char	*base = m->src == SELF ? (const char *)s :
+			    (const char *)&s->ps;
+
+	if (m->src == SELF)
+		return *(const double *)(const void *)(base + m->off) *
+		    m->scale;
+	return (double)*(const uint64_t *)(const void *)(base + m->off) *
+	    m->scale;
 }
 
 static void
@@ -163,59 +184,44 @@ label(FILE *f, const char *v)
 	}
 }
 
+/* p50, p99 and the maximum in ns, as a summary in seconds */
 static void
-quantiles(FILE *f, const char *name, const char *help, const double *v,
-    double count)
+quantiles(FILE *f, const char *name, const char *help, uint64_t p50,
+    uint64_t p99, uint64_t max, uint64_t count)
 {
-	static const char *const q[] = { "0.5", "0.99", "1" };
-	int			  i;
-
 	head(f, name, "summary", help);
-	for (i = 0; i < 3; i++)
-		fprintf(f, "%s{quantile=\"%s\"} %.9g\n", name, q[i], v[i]);
-	fprintf(f, "%s_count %.17g\n", name, count);
+	fprintf(f, "%s{quantile=\"0.5\"} %.9g\n", name, (double)p50 / 1e9);
+	fprintf(f, "%s{quantile=\"0.99\"} %.9g\n", name, (double)p99 / 1e9);
+	fprintf(f, "%s{quantile=\"1\"} %.9g\n", name, (double)max / 1e9);
+	fprintf(f, "%s_count %llu\n", name, (unsigned long long)count);
 }
 
 static void
 cores(FILE *f, struct bwsched *d, const struct sample *s)
 {
-	static const char *const names[] = {
-		"bwsched_core_budget_events",
-		"bwsched_core_events_total",
-		"bwsched_core_throttles_total",
-		"bwsched_core_throttled_seconds_total" };
-	static const char *const helps[] = {
-		"The BE core's budget in memory events per period now; +Inf "
-		    "when unregulated.",
-		"Memory events the BE core used.",
-		"Periods in which the BE core was throttled.",
-		"Time the BE core spent throttled." };
-	const struct reg_core_stats	*c;
-	unsigned int			 m, i;
+	const struct core_counter	*m;
+	unsigned int			 i, n = d->cfg.ncores < REG_MAX_CORES ?
+					     d->cfg.ncores : REG_MAX_CORES;
 	double				 v;
 
-	for (m = 0; m < 4; m++) {
-		head(f, names[m], m == 0 ? "gauge" : "counter", helps[m]);
-		for (i = 0; i < d->cfg.ncores && i < REG_MAX_CORES; i++) {
-			c = i < s->reg.ncores ? &s->reg.core[i] : NULL;
-			if (m == 0)
-				v = i >= s->nbudget || s->budget[i] ==
-				    REG_UNLIMITED ? INFINITY :
-				    (double)s->budget[i];
-			else if (c == NULL)
-				v = 0;
-			else if (m == 1)
-				v = (double)c->events;
-			else if (m == 2)
-				v = (double)c->throttles;
-			else
-				v = (double)c->throttled_ns / 1e9;
-			fprintf(f, "%s{cpu=\"%d\"} ", names[m],
-			    d->cfg.cores[i]);
-			if (isinf(v))
-				fputs("+Inf\n", f);
-			else
-				fprintf(f, "%.17g\n", v);
+	head(f, "bwsched_core_budget_events", "gauge", "The BE core's budget "
+	    "in memory events per period now; +Inf when unregulated.");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "bwsched_core_budget_events{cpu=\"%d\"} ",
+		    d->cfg.cores[i]);
+		if (i >= s->nbudget || s->budget[i] == REG_UNLIMITED)
+			fputs("+Inf\n", f);
+		else
+			fprintf(f, "%llu\n", (unsigned long long)s->budget[i]);
+	}
+	for (m = core_counters; m < core_counters + NCORE_COUNTERS; m++) {
+		head(f, m->name, "counter", m->help);
+		for (i = 0; i < n; i++) {
+			v = i >= s->reg.ncores ? 0 : (double)*(const uint64_t *)
+			    (const void *)((const char *)&s->reg.core[i] +
+			    m->off) * m->scale;
+			fprintf(f, "%s{cpu=\"%d\"} %.17g\n", m->name,
+			    d->cfg.cores[i], v);
 		}
 	}
 }
@@ -276,14 +282,20 @@ metrics_text(struct bwsched *d, size_t *len)
 		head(f, scalars[i].name, scalars[i].kind == COUNTER ?
 		    "counter" : "gauge", scalars[i].help);
 		fprintf(f, "%s %.17g\n", scalars[i].name,
-		    *(const double *)(const void *)((const char *)&s +
-		    scalars[i].off));
+		    scalar_value(&scalars[i], &s));
 	}
+	/* the regulator's period number: all cores share its clock */
+	head(f, "bwsched_periods_total", "counter",
+	    "Regulation periods the regulator has run.");
+	fprintf(f, "bwsched_periods_total %llu\n",
+	    (unsigned long long)s.reg.period);
 	quantiles(f, "bwsched_period_lateness_seconds", "How late the "
-	    "period thread woke up (percentiles since start).", s.lateness,
-	    s.decided);
+	    "period thread woke up (percentiles since start).",
+	    s.ps.lateness_p50_ns, s.ps.lateness_p99_ns, s.ps.lateness_max_ns,
+	    s.ps.periods);
 	quantiles(f, "bwsched_period_cost_seconds", "CPU time the engine "
-	    "spent per period (percentiles since start).", s.cost, s.decided);
+	    "spent per period (percentiles since start).", s.ps.cost_p50_ns,
+	    s.ps.cost_p99_ns, s.ps.cost_max_ns, s.ps.periods);
 	cores(f, d, &s);
 	kernels(f, d);
 	errors(f, &s);
