@@ -2,7 +2,7 @@
  * bench_period.c - the period engine as it runs in the daemon: its own
  * thread on absolute timerfd deadlines (SCHED_FIFO when permitted),
  * 10 RT tasks holding the lock, each with a histo launch (37,627 blocks,
- * M = 8, seed 000 Table 4.1) whose blocks a "GPU" thread keeps
+ * M = 8, [DynBW] Table 4.1) whose blocks a "GPU" thread keeps
  * finishing and relaunching, and 3 BE cores.  A backend stand-in keeps
  * the period clock on CLOCK_MONOTONIC and takes the budgets.
  *

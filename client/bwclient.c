@@ -285,24 +285,11 @@ call_simple(bwc_t *h, enum bwp_op op)
 static int
 sock_connect(const char *path)
 {
-	struct sockaddr_un	sa;
-	struct timeval		tv = { BWC_REPLY_TIMEOUT_S, 0 };
-	int			s, e;
+	struct timeval	tv = { BWC_REPLY_TIMEOUT_S, 0 };
+	int		s = bwp_wire_connect(path);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return -errno;
-	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		e = -errno;
-		close(s);
-		return e;
-	}
-	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (s >= 0)
+		setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	return s;
 }
 
@@ -430,16 +417,23 @@ monitor(void *arg)
 	}
 }
 
+const char *
+bwc_socket_path(const char *path)
+{
+	if (path == NULL)
+		path = getenv(BWP_SOCKET_ENV);
+	if (path == NULL || *path == '\0')
+		path = BWP_SOCKET_DEFAULT;
+	return path;
+}
+
 bwc_t *
 bwc_open(const char *path, const char *name, int flags)
 {
 	bwc_t	*h;
 	int	 rc;
 
-	if (path == NULL)
-		path = getenv(BWP_SOCKET_ENV);
-	if (path == NULL || *path == '\0')
-		path = BWP_SOCKET_DEFAULT;
+	path = bwc_socket_path(path);
 	if (name == NULL)
 		name = "bwclient";
 	if (strlen(path) >= sizeof(h->path) || strlen(name) > BWP_MAX_NAME ||
@@ -973,8 +967,16 @@ bwc_memcpy_end(bwc_t *h)
  * unlock (last one synchronized) on the socket; stream.sync is also sent
  * so streams marked by kernel.start (bwc_launch) are cleared.
  */
+/* What changed in the shadow page. */
+enum shadow_what {
+	SHADOW_ACTIVE,		/* a stream got work */
+	SHADOW_SYNC,		/* a stream was synchronized */
+	SHADOW_DEVICE_SYNC,	/* every stream was */
+	SHADOW_FORGET,		/* a stream was destroyed */
+};
+
 static int
-shadow_change(bwc_t *h, int what, uint64_t stream)
+shadow_change(bwc_t *h, enum shadow_what what, uint64_t stream)
 {
 	bool	before, after;
 	int	rc = 0;
@@ -982,19 +984,19 @@ shadow_change(bwc_t *h, int what, uint64_t stream)
 	pthread_mutex_lock(&h->mu);
 	before = h->shadow.active_streams != 0;
 	switch (what) {
-	case 0:
+	case SHADOW_ACTIVE:
 		rc = cpage_stream_active(&h->shadow_t, stream);
 		if (rc < 0)
 			rc = fail(h, rc, "more than %d streams",
 			    BWSHM_MAX_STREAMS);
 		break;
-	case 1:
+	case SHADOW_SYNC:
 		cpage_stream_sync(&h->shadow_t, stream);
 		break;
-	case 2:
+	case SHADOW_DEVICE_SYNC:
 		cpage_device_sync(&h->shadow_t);
 		break;
-	default:
+	case SHADOW_FORGET:
 		cpage_stream_forget(&h->shadow_t, stream);
 		break;
 	}
@@ -1003,9 +1005,9 @@ shadow_change(bwc_t *h, int what, uint64_t stream)
 		rc = call_simple(h, BWP_OP_LOCK);
 	else if (rc >= 0 && before && !after)
 		rc = call_simple(h, BWP_OP_UNLOCK);
-	if (rc >= 0 && what == 2)
+	if (rc >= 0 && what == SHADOW_DEVICE_SYNC)
 		rc = call_stream(h, BWP_OP_STREAM_SYNC, "all", 0);
-	else if (rc >= 0 && what != 0)
+	else if (rc >= 0 && what != SHADOW_ACTIVE)
 		rc = call_stream(h, BWP_OP_STREAM_SYNC, "stream", stream);
 	pthread_mutex_unlock(&h->mu);
 	return rc < 0 ? rc : 0;
@@ -1018,7 +1020,7 @@ bwc_stream_active(bwc_t *h, uint64_t stream)
 	int			 rc;
 
 	if (t == NULL)
-		return shadow_change(h, 0, stream);
+		return shadow_change(h, SHADOW_ACTIVE, stream);
 	rc = cpage_stream_active(t, stream);
 	if (rc < 0)
 		return fail(h, rc, "more than %d streams", BWSHM_MAX_STREAMS);
@@ -1031,7 +1033,7 @@ bwc_stream_sync(bwc_t *h, uint64_t stream)
 	struct cpage_task	*t = live(h);
 
 	if (t == NULL)
-		return shadow_change(h, 1, stream);
+		return shadow_change(h, SHADOW_SYNC, stream);
 	cpage_stream_sync(t, stream);
 	return 0;
 }
@@ -1042,7 +1044,7 @@ bwc_device_sync(bwc_t *h)
 	struct cpage_task	*t = live(h);
 
 	if (t == NULL)
-		return shadow_change(h, 2, 0);
+		return shadow_change(h, SHADOW_DEVICE_SYNC, 0);
 	cpage_device_sync(t);
 	return 0;
 }
@@ -1053,7 +1055,7 @@ bwc_stream_forget(bwc_t *h, uint64_t stream)
 	struct cpage_task	*t = live(h);
 
 	if (t == NULL)
-		return shadow_change(h, 3, stream);
+		return shadow_change(h, SHADOW_FORGET, stream);
 	cpage_stream_forget(t, stream);
 	return 0;
 }

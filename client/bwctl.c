@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "bwctl_top.h"
 #include "bwproto.h"
 #include "cvalue.h"
+#include "human.h"
 #include "jsonw.h"
 #include "msg.h"
 #include "wire.h"
@@ -57,7 +57,8 @@ usage(FILE *f)
 	    "  top [--once] [--iterations N] [--interval S]\n"
 	    "                         live view: holders, kernels, Q, cores\n"
 	    "  trace [--csv] [--count N]  period records as they happen\n"
-	    "options:\n"
+	    "  metrics                counters and gauges, Prometheus text\n"
+	    "options (before or after the command):\n"
 	    "  -s, --socket PATH      control socket (default $%s or %s)\n"
 	    "  -j, --json             JSON output for scripts\n"
 	    "  -V, --version          print the version\n"
@@ -193,20 +194,53 @@ find(const msgpack_object *map, const char *key)
 	return bwp_msg_find(NULL, map, key);
 }
 
-/* The text of map[key] in buf ("-" when absent). */
+/* How a column or a status line shows its value; --json keeps it raw. */
+enum fmt {
+	F_RAW,		/* as the daemon sent it */
+	F_NS,		/* a duration in ns: ns, µs, ms or s */
+	F_Q,		/* Q, or "unregulated" */
+	F_BUDGET,	/* events per period, or "unlimited" */
+	F_MBPS,		/* events per period as MB/s (needs the period) */
+	F_YESNO,	/* a bool as yes/no */
+};
+
+/* The text of map[key] in buf, formatted as fmt ("-" when absent). */
 static const char *
-field(const msgpack_object *map, const char *key, char *buf, size_t len)
+field(const msgpack_object *map, const char *key, enum fmt fmt,
+    double period_ns, char *buf, size_t len)
 {
 	const msgpack_object	*v = find(map, key);
+	double			 x = 0;
 	FILE			*f;
 
 	if (v == NULL)
 		return "-";
+	if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+		x = (double)v->via.u64;
+	else if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+		x = (double)v->via.i64;
+	else if (v->type == MSGPACK_OBJECT_FLOAT32 ||
+	    v->type == MSGPACK_OBJECT_FLOAT64)
+		x = v->via.f64;
+	else if (v->type == MSGPACK_OBJECT_BOOLEAN && fmt == F_YESNO)
+		return v->via.boolean ? "yes" : "no";
+	else
+		fmt = F_RAW;
 	/* the regulator's "no limit" budget */
-	if (strcmp(key, "budget") == 0 &&
+	if ((fmt == F_BUDGET || fmt == F_MBPS) &&
 	    v->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
 	    v->via.u64 == UINT64_MAX)
 		return "unlimited";
+	switch (fmt) {
+	case F_NS:
+		return human_ns(x, buf, len);
+	case F_Q:
+		return human_q(x, buf, len);
+	case F_MBPS:
+		return human_mbps(x, period_ns, buf, len);
+	default:
+		break;
+	}
 	f = fmemopen(buf, len, "w");
 	if (f == NULL)
 		return "?";
@@ -220,10 +254,12 @@ struct col {
 	const char	*key;
 	const char	*head;
 	int		 width;	/* negative: left-aligned */
+	enum fmt	 fmt;
 };
 
 static void
-print_table(const msgpack_object *rows, const struct col *cols)
+print_table(const msgpack_object *rows, const struct col *cols,
+    double period_ns)
 {
 	char		buf[256];
 	const struct col *c;
@@ -237,29 +273,54 @@ print_table(const msgpack_object *rows, const struct col *cols)
 	for (i = 0; i < rows->via.array.size; i++) {
 		for (c = cols; c->key != NULL; c++)
 			printf("%s%*s", c == cols ? "" : " ", c->width,
-			    field(&rows->via.array.ptr[i], c->key, buf,
-			    sizeof(buf)));
+			    field(&rows->via.array.ptr[i], c->key, c->fmt,
+			    period_ns, buf, sizeof(buf)));
 		putchar('\n');
 	}
+}
+
+/* A status key as shown: durations lose their "_ns" and gain a unit. */
+static void
+print_status_line(const msgpack_object *r, const char *key)
+{
+	char	buf[256], label[64];
+	size_t	n = strlen(key);
+	enum fmt fmt = F_RAW;
+
+	snprintf(label, sizeof(label), "%s", key);
+	if (n > 3 && strcmp(key + n - 3, "_ns") == 0) {
+		label[n - 3] = '\0';
+		fmt = F_NS;
+	} else if (strcmp(key, "q") == 0) {
+		fmt = F_Q;
+	} else {
+		fmt = F_YESNO;	/* bools as yes/no, the rest as sent */
+	}
+	printf("%-16s %s\n", label, field(r, key, fmt, 0, buf, sizeof(buf)));
 }
 
 static void
 print_status(const msgpack_object *r)
 {
 	static const char *const keys[] = { "version", "uptime_ns",
-		"period_ns", "lead_ns", "policy", "regulator", "clients",
+		"period_ns", "lead_ns", "policy", "regulator",
+		"be_regulated", "clients",
 		"tasks", "kernels", "holders", "q", "periods", "late",
 		"fallbacks", NULL };
 	static const struct col cores[] = {
-		{ "cpu", "CPU", 4 }, { "budget", "BUDGET", 20 },
-		{ "events", "EVENTS", 14 }, { "throttles", "THROTTLES", 10 },
-		{ "throttled_ns", "THROTTLED_NS", 16 }, { NULL, NULL, 0 } };
+		{ "cpu", "CPU", 4, F_RAW },
+		{ "budget", "BUDGET/PERIOD", 14, F_BUDGET },
+		{ "budget", "BUDGET", 14, F_MBPS },
+		{ "events", "EVENTS", 14, F_RAW },
+		{ "throttles", "THROTTLES", 10, F_RAW },
+		{ "throttled_ns", "THROTTLED", 12, F_NS },
+		{ NULL, NULL, 0, F_RAW } };
+	const msgpack_object	*period = find(r, "period_ns"), *v;
 	const char *const *k;
-	char		buf[256];
 	uint32_t	i;
 
 	for (k = keys; *k != NULL; k++)
-		printf("%-12s %s\n", *k, field(r, *k, buf, sizeof(buf)));
+		print_status_line(r, *k);
 	/* keys this bwctl does not know yet, so nothing is hidden */
 	for (i = 0; i < r->via.map.size; i++) {
 		const msgpack_object *key = &r->via.map.ptr[i].key;
@@ -274,12 +335,26 @@ print_status(const msgpack_object *r)
 		if (*k != NULL || strcmp(name, "id") == 0 ||
 		    strcmp(name, "status") == 0 || strcmp(name, "cores") == 0)
 			continue;
-		printf("%-12s %s\n", name, field(r, name, buf, sizeof(buf)));
+		print_status_line(r, name);
 	}
+	v = find(r, "be_regulated");
+	if (v != NULL && v->type == MSGPACK_OBJECT_BOOLEAN && !v->via.boolean)
+		printf("\nNOTE: the regulator is simulated: the best-effort "
+		    "cores are NOT really regulated\n");
 	if (find(r, "cores") != NULL) {
 		putchar('\n');
-		print_table(find(r, "cores"), cores);
+		print_table(find(r, "cores"), cores, period != NULL &&
+		    period->type == MSGPACK_OBJECT_POSITIVE_INTEGER ?
+		    (double)period->via.u64 : 0);
 	}
+}
+
+/* A string reply as it is (metrics' text). */
+static void
+print_text(const msgpack_object *o)
+{
+	if (o != NULL && o->type == MSGPACK_OBJECT_STR)
+		fwrite(o->via.str.ptr, 1, o->via.str.size, stdout);
 }
 
 /* ---- protocol ----------------------------------------------------- */
@@ -287,19 +362,12 @@ print_status(const msgpack_object *r)
 static void
 ctl_connect(struct ctl *c, const char *path)
 {
-	struct sockaddr_un	sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa.sun_path))
+	c->sock = bwp_wire_connect(path);
+	if (c->sock == -ENAMETOOLONG)
 		die(EX_USAGE, "socket path too long: %s", path);
-	strcpy(sa.sun_path, path);
-	c->sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (c->sock < 0)
-		die(EX_CONNECT, "socket: %s", strerror(errno));
-	if (connect(c->sock, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		die(EX_CONNECT, "cannot connect to %s: %s", path,
-		    strerror(errno));
+		    strerror(-c->sock));
 }
 
 /* Receive one message that is not a stale reply; exits when the link breaks. */
@@ -395,19 +463,21 @@ ctl_hello(struct ctl *c)
 /* ---- commands ----------------------------------------------------- */
 
 static const struct col task_cols[] = {
-	{ "task", "TASK", 5 }, { "pid", "PID", 8 }, { "name", "NAME", -16 },
-	{ "period_ns", "PERIOD_NS", 12 }, { "priority", "PRIO", 4 },
-	{ "locked", "LOCKED", 6 }, { "streams", "STREAMS", 7 },
-	{ "kernels", "KERNELS", 7 }, { "pages", "PAGES", 5 },
-	{ NULL, NULL, 0 } };
+	{ "task", "TASK", 5, F_RAW }, { "pid", "PID", 8, F_RAW },
+	{ "name", "NAME", -16, F_RAW }, { "period_ns", "PERIOD", 10, F_NS },
+	{ "priority", "PRIO", 4, F_RAW }, { "locked", "LOCKED", 6, F_YESNO },
+	{ "streams", "STREAMS", 7, F_RAW }, { "kernels", "KERNELS", 7, F_RAW },
+	{ "pages", "PAGES", 5, F_RAW }, { NULL, NULL, 0, F_RAW } };
 
 static const struct col kernel_cols[] = {
-	{ "task", "TASK", 5 }, { "kernel", "KERNEL", 6 },
-	{ "name", "NAME", -16 }, { "blocks", "BLOCKS", 8 },
-	{ "concurrency", "M", 5 }, { "q_nominal", "Q_NOMINAL", 10 },
-	{ "wcet0_ns", "WCET0_NS", 12 }, { "wcet_ns", "WCET_NS", 12 },
-	{ "launches", "LAUNCHES", 8 }, { "running", "RUNNING", 7 },
-	{ "clusters", "CLUSTERS [E0,E1]", -1 }, { NULL, NULL, 0 } };
+	{ "task", "TASK", 5, F_RAW }, { "kernel", "KERNEL", 6, F_RAW },
+	{ "name", "NAME", -16, F_RAW }, { "blocks", "BLOCKS", 8, F_RAW },
+	{ "concurrency", "M", 5, F_RAW }, { "q_nominal", "Q-BAR", 7, F_Q },
+	{ "wcet0_ns", "ALONE", 10, F_NS }, { "wcet_ns", "BOUND", 10, F_NS },
+	{ "launches", "LAUNCHES", 8, F_RAW },
+	{ "running_launches", "RUNNING", 7, F_RAW },
+	{ "clusters", "CLUSTERS [E0,E1]", -1, F_RAW },
+	{ NULL, NULL, 0, F_RAW } };
 
 static int
 cmd_simple(struct ctl *c, enum bwp_op op, int argc, char **argv)
@@ -430,10 +500,12 @@ cmd_simple(struct ctl *c, enum bwp_op op, int argc, char **argv)
 		print_json(m.map);
 	else if (op == BWP_OP_STATUS)
 		print_status(m.map);
+	else if (op == BWP_OP_METRICS)
+		print_text(find(m.map, "text"));
 	else if (op == BWP_OP_TASKS)
-		print_table(find(m.map, "tasks"), task_cols);
+		print_table(find(m.map, "tasks"), task_cols, 0);
 	else
-		print_table(find(m.map, "kernels"), kernel_cols);
+		print_table(find(m.map, "kernels"), kernel_cols, 0);
 	bwp_msg_free(&m);
 	return EX_OK;
 }
@@ -460,10 +532,11 @@ cmd_get_set(struct ctl *c, bool set, int argc, char **argv)
 	if (c->json)
 		print_json(m.map);
 	else if (set)
-		printf("%s = %s\n", argv[0], field(m.map, "value", buf,
-		    sizeof(buf)));
+		printf("%s = %s\n", argv[0], field(m.map, "value", F_RAW, 0,
+		    buf, sizeof(buf)));
 	else
-		printf("%s\n", field(m.map, "value", buf, sizeof(buf)));
+		printf("%s\n", field(m.map, "value", F_RAW, 0, buf,
+		    sizeof(buf)));
 	bwp_msg_free(&m);
 	return EX_OK;
 }
@@ -523,8 +596,8 @@ check_args(const char *cmd, int argc, char **argv)
 {
 	int	a, n;
 
-	if ((strcmp(cmd, "status") == 0 || strcmp(cmd, "tasks") == 0) &&
-	    argc != 0)
+	if ((strcmp(cmd, "status") == 0 || strcmp(cmd, "tasks") == 0 ||
+	    strcmp(cmd, "metrics") == 0) && argc != 0)
 		die(EX_USAGE, "%s takes no arguments", cmd);
 	if (strcmp(cmd, "kernels") == 0 && argc > 1)
 		die(EX_USAGE, "usage: kernels [TASK]");
@@ -543,6 +616,50 @@ check_args(const char *cmd, int argc, char **argv)
 			die(EX_USAGE, "unknown topic '%s' (lock kernel period "
 			    "log)", argv[a]);
 	}
+}
+
+/*
+ * The global options may also follow the command, as people type them
+ * (`bwctl status --json`).  They are taken out of argv wherever they
+ * stand before a "--"; a negative number stays an argument (`set KEY
+ * -1`), and so does every option of top and trace but -s.  Returns the
+ * new argc.
+ */
+static int
+late_options(int argc, char **argv, const char **path, bool *json)
+{
+	int	i, n = 0;
+	bool	rest = false;
+
+	for (i = 0; i < argc; i++) {
+		const char	*a = argv[i];
+
+		if (rest || a[0] != '-' || a[1] == '\0' ||
+		    (a[1] >= '0' && a[1] <= '9') || a[1] == '.') {
+			argv[n++] = argv[i];
+		} else if (strcmp(a, "--") == 0) {
+			rest = true;
+		} else if (strcmp(a, "-s") == 0 || strcmp(a, "--socket") == 0) {
+			if (i + 1 == argc)
+				die(EX_USAGE, "%s needs a path", a);
+			*path = argv[++i];
+		} else if (strncmp(a, "--socket=", 9) == 0) {
+			*path = a + 9;
+		} else if (json != NULL && (strcmp(a, "-j") == 0 ||
+		    strcmp(a, "--json") == 0)) {
+			*json = true;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			exit(EX_OK);
+		} else if (json == NULL) {
+			argv[n++] = argv[i];	/* top's and trace's own */
+		} else {
+			die(EX_USAGE, "unknown option '%s' (see bwctl --help)",
+			    a);
+		}
+	}
+	argv[n] = NULL;
+	return n;
 }
 
 int
@@ -588,11 +705,15 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "status") != 0 && strcmp(cmd, "tasks") != 0 &&
 	    strcmp(cmd, "kernels") != 0 && strcmp(cmd, "get") != 0 &&
 	    strcmp(cmd, "set") != 0 && strcmp(cmd, "subscribe") != 0 &&
-	    strcmp(cmd, "top") != 0 && strcmp(cmd, "trace") != 0) {
+	    strcmp(cmd, "top") != 0 && strcmp(cmd, "trace") != 0 &&
+	    strcmp(cmd, "metrics") != 0) {
 		fprintf(stderr, "bwctl: unknown command '%s'\n", cmd);
 		usage(stderr);
 		return EX_USAGE;
 	}
+	/* top and trace take --json as an error of their own */
+	argc = late_options(argc, argv, &path, strcmp(cmd, "top") != 0 &&
+	    strcmp(cmd, "trace") != 0 ? &c.json : NULL);
 	check_args(cmd, argc, argv);
 	if (path == NULL)
 		path = getenv(BWP_SOCKET_ENV);
@@ -614,8 +735,10 @@ main(int argc, char **argv)
 		o = cmd_simple(&c, BWP_OP_TASKS, argc, argv);
 	else if (strcmp(cmd, "kernels") == 0)
 		o = cmd_simple(&c, BWP_OP_KERNELS, argc, argv);
+	else if (strcmp(cmd, "metrics") == 0)
+		o = cmd_simple(&c, BWP_OP_METRICS, argc, argv);
 	else if (strcmp(cmd, "get") == 0 || strcmp(cmd, "set") == 0)
-		o = cmd_get_set(&c, cmd[0] == 's', argc, argv);
+		o = cmd_get_set(&c, strcmp(cmd, "set") == 0, argc, argv);
 	else
 		cmd_subscribe(&c, argc, argv);
 	close(c.sock);

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bwctl_top.h"
 #include "bwproto.h"
+#include "human.h"
 #include "msg.h"
 #include "wire.h"
 #include "monoclock.h"
@@ -35,6 +35,7 @@
 #define EX_CONNECT	3
 #define MAX_RUNNING	16
 #define MAX_RECENT	6
+#define MAX_CORES	64
 
 struct conn {
 	int		fd;
@@ -208,25 +209,19 @@ static int
 conn_open(struct conn *c, const char *path, const char *topics[],
     int ntopics)
 {
-	struct sockaddr_un	sa;
 	struct bwp_writer	w;
 	struct bwp_msg		m;
 	uint64_t		id;
 	int			i, rc;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
 	c->next_id = 1;
 	c->buf = malloc(BWP_RECV_BUF);
 	for (i = 0; i < 4; i++)
 		c->keep[i] = malloc(BWP_RECV_BUF);
-	c->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (c->buf == NULL || c->keep[3] == NULL || c->fd < 0 ||
-	    connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		return -errno;
+	if (c->buf == NULL || c->keep[3] == NULL)
+		return -ENOMEM;
+	if ((c->fd = bwp_wire_connect(path)) < 0)
+		return c->fd;
 	bwp_w_init(&w);
 	bwp_w_request(&w, id = c->next_id++, BWP_OP_HELLO);
 	bwp_w_kuint(&w, "pid", (uint64_t)getpid());
@@ -247,6 +242,15 @@ conn_open(struct conn *c, const char *path, const char *topics[],
 	if (rc == 0)
 		bwp_msg_free(&m);
 	return rc;
+}
+
+/* conn_open() failed with rc: say where and why; the exit code. */
+static int
+open_failed(const char *cmd, const char *path, int rc)
+{
+	fprintf(stderr, "bwctl: %s: cannot connect to %s: %s\n", cmd, path,
+	    strerror(-rc));
+	return rc == -ENAMETOOLONG ? EX_USAGE : EX_CONNECT;
 }
 
 static void
@@ -282,11 +286,34 @@ struct view {
 	double		period, holders, budget0;
 	struct running	run[MAX_RUNNING];
 	unsigned int	nrun;
+	/* the last period with the lock held: regulation in action even
+	 * when the refresh falls between two launches */
+	double		held_period, held_budget[MAX_CORES];
+	unsigned int	held_ncores;
+	struct running	last_run[MAX_RUNNING];
+	unsigned int	nlast;
+	double		last_run_period;
 	struct recent	rec[MAX_RECENT];
 	unsigned int	nrecent;
 };
 
 static void	fold_kernels(struct view *, const msgpack_object *);
+
+static void
+fold_held(struct view *v, const msgpack_object *ev)
+{
+	const msgpack_object_array	*b = arr(ev, "budgets");
+	uint32_t			i;
+
+	v->held_period = v->period;
+	v->held_ncores = 0;
+	for (i = 0; b != NULL && i < b->size && i < MAX_CORES; i++) {
+		v->held_budget[i] = b->ptr[i].type ==
+		    MSGPACK_OBJECT_POSITIVE_INTEGER ? (double)b->ptr[i].via.u64 :
+		    0;
+		v->held_ncores++;
+	}
+}
 
 static void
 fold_period(struct view *v, const msgpack_object *ev)
@@ -300,8 +327,14 @@ fold_period(struct view *v, const msgpack_object *ev)
 	v->late += num(ev, "late", 0) != 0;
 	v->nrec++;
 	fold_kernels(v, ev);
+	if (v->nrun > 0) {
+		memcpy(v->last_run, v->run, v->nrun * sizeof(v->run[0]));
+		v->nlast = v->nrun;
+		v->last_run_period = v->period;
+	}
 	if (q < 0)
 		return;
+	fold_held(v, ev);
 	/* Q statistics over the periods the lock was held */
 	if (v->nheld == 0 || q < v->q_min)
 		v->q_min = q;
@@ -369,65 +402,90 @@ on_event(void *arg, const msgpack_object *ev)
 }
 
 static void
-fmt_q(char *b, size_t n, double q)
-{
-	if (q < 0)
-		snprintf(b, n, "unregulated");
-	else
-		snprintf(b, n, "%.4f", q);
-}
-
-static void
 show_head(const msgpack_object *st, const char *rho, const struct view *v)
 {
 	char	ver[32], reg[16], pol[16], q[16], qs[16], mn[16], mx[16];
+	char	t[24], l[24], p50[24], p99[24], pmax[24], cost[24];
 	double	dec = num(st, "decided", 0);
 
 	str(st, "version", ver, sizeof(ver));
 	str(st, "regulator", reg, sizeof(reg));
 	str(st, "policy", pol, sizeof(pol));
-	printf("bwsched %s  regulator %s  policy %s  T %.0f us  lead %.0f us"
+	printf("bwsched %s  regulator %s  policy %s  period %s  lead %s"
 	    "  TFS rho %s  up %.1f s\n", ver, reg, pol,
-	    num(st, "period_ns", 0) / 1e3, num(st, "lead_ns", 0) / 1e3, rho,
+	    human_ns(num(st, "period_ns", 0), t, sizeof(t)),
+	    human_ns(num(st, "lead_ns", 0), l, sizeof(l)), rho,
 	    num(st, "uptime_ns", 0) / 1e9);
-	fmt_q(q, sizeof(q), v->nrec ? v->q : num(st, "q", -1));
-	fmt_q(qs, sizeof(qs), v->q_static);
-	fmt_q(mn, sizeof(mn), v->q_min);
-	fmt_q(mx, sizeof(mx), v->q_max);
+	human_q(v->nrec ? v->q : num(st, "q", -1), q, sizeof(q));
+	human_q(v->q_static, qs, sizeof(qs));
+	human_q(v->q_min, mn, sizeof(mn));
+	human_q(v->q_max, mx, sizeof(mx));
 	printf("period %.0f  Q %s  static %s  holders %.0f  (last %lu "
 	    "periods: %lu held, Q mean %.4f min %s max %s)\n", v->period, q,
 	    qs, v->holders, v->nrec, v->nheld, v->nheld ? v->q_sum /
 	    (double)v->nheld : 0.0, v->nheld ? mn : "-", v->nheld ? mx : "-");
-	printf("late %.0f of %.0f (%.2f%%)  lateness p50 %.3f ms p99 %.3f ms "
-	    "max %.3f ms  fallbacks %.0f  cost p50 %.1f us  %s\n",
+	printf("late %.0f of %.0f (%.2f%%)  lateness p50 %s p99 %s "
+	    "max %s  fallbacks %.0f  cost p50 %s  %s\n",
 	    num(st, "late", 0), dec, dec > 0 ? 100 * num(st, "late", 0) /
-	    dec : 0.0, num(st, "lateness_p50_ns", 0) / 1e6,
-	    num(st, "lateness_p99_ns", 0) / 1e6,
-	    num(st, "lateness_max_ns", 0) / 1e6, num(st, "fallbacks", 0),
-	    num(st, "cost_p50_ns", 0) / 1e3,
+	    dec : 0.0, human_ns(num(st, "lateness_p50_ns", 0), p50,
+	    sizeof(p50)), human_ns(num(st, "lateness_p99_ns", 0), p99,
+	    sizeof(p99)), human_ns(num(st, "lateness_max_ns", 0), pmax,
+	    sizeof(pmax)), num(st, "fallbacks", 0),
+	    human_ns(num(st, "cost_p50_ns", 0), cost, sizeof(cost)),
 	    num(st, "realtime", 0) ? "SCHED_FIFO" : "not real-time");
 }
 
+static const char *
+budget_text(double b, char *buf, size_t len)
+{
+	if (b >= 1.8e19)
+		snprintf(buf, len, "unlimited");
+	else
+		snprintf(buf, len, "%.0f", b);
+	return buf;
+}
+
+/*
+ * Each core's budget now, and in the last period with the lock held
+ * (events per period, and what that allows in MB/s): a refresh that
+ * falls between two launches still shows what regulation did.
+ */
 static void
-show_cores(const msgpack_object *st)
+show_cores(const msgpack_object *st, const struct view *v)
 {
 	const msgpack_object_array	*c = arr(st, "cores");
+	double				T = num(st, "period_ns", 0);
 	uint32_t			i;
-	double				b;
+	char				now[24], held[24], mb[24], thr[24];
 
-	printf("\n%-5s %14s %14s %10s %14s\n", "CORE", "BUDGET/PERIOD",
-	    "EVENTS", "THROTTLES", "THROTTLED_MS");
+	printf("\n%-5s %12s %12s %14s %14s %10s %12s\n", "CORE", "BUDGET_NOW",
+	    "WHILE_HELD", "HELD_MB/S", "EVENTS", "THROTTLES", "THROTTLED");
 	for (i = 0; c != NULL && i < c->size; i++) {
-		b = num(&c->ptr[i], "budget", 0);
-		if (b >= 1.8e19)
-			printf("%-5.0f %14s", num(&c->ptr[i], "cpu", 0),
-			    "unlimited");
-		else
-			printf("%-5.0f %14.0f", num(&c->ptr[i], "cpu", 0), b);
-		printf(" %14.0f %10.0f %14.1f\n", num(&c->ptr[i], "events", 0),
+		budget_text(num(&c->ptr[i], "budget", 0), now, sizeof(now));
+		if (i < v->held_ncores) {
+			budget_text(v->held_budget[i], held, sizeof(held));
+			if (v->held_budget[i] >= 1.8e19)
+				snprintf(mb, sizeof(mb), "-");
+			else
+				human_mbps(v->held_budget[i], T, mb,
+				    sizeof(mb));
+		} else {
+			snprintf(held, sizeof(held), "-");
+			snprintf(mb, sizeof(mb), "-");
+		}
+		printf("%-5.0f %12s %12s %14s %14.0f %10.0f %12s\n",
+		    num(&c->ptr[i], "cpu", 0), now, held, mb,
+		    num(&c->ptr[i], "events", 0),
 		    num(&c->ptr[i], "throttles", 0),
-		    num(&c->ptr[i], "throttled_ns", 0) / 1e6);
+		    human_ns(num(&c->ptr[i], "throttled_ns", 0), thr,
+		    sizeof(thr)));
 	}
+	if (v->held_ncores > 0)
+		printf("(WHILE_HELD: period %.0f, the last with the lock "
+		    "held; %d bytes an event)\n", v->held_period,
+		    HUMAN_EVENT_BYTES);
+	else
+		printf("(no period with the lock held since top started)\n");
 }
 
 static void
@@ -464,16 +522,15 @@ kernel_name(const msgpack_object *kernels, unsigned int task,
 }
 
 static void
-show_running(const struct view *v, const msgpack_object *kernels)
+show_run_rows(const struct running *run, unsigned int n,
+    const msgpack_object *kernels)
 {
-	char		bar[21], name[64];
+	char		bar[21], name[64], left[24];
 	unsigned int	i, j, fill;
 	double		done;
 
-	printf("\n%-5s %-16s %-4s %-22s %-16s %9s %7s\n", "TASK", "KERNEL",
-	    "SLOT", "PROGRESS", "BLOCKS", "LEFT_MS", "Q");
-	for (i = 0; i < v->nrun; i++) {
-		const struct running	*r = &v->run[i];
+	for (i = 0; i < n; i++) {
+		const struct running	*r = &run[i];
 
 		done = r->blocks > 0 ? 1 - r->remaining / r->blocks : 0;
 		fill = (unsigned int)(done * 20 + 0.5);
@@ -481,28 +538,43 @@ show_running(const struct view *v, const msgpack_object *kernels)
 			bar[j] = j < fill ? '#' : '.';
 		bar[20] = '\0';
 		kernel_name(kernels, r->task, r->kernel, name, sizeof(name));
-		printf("%-5u %-16s %-4u [%s] %7.0f/%-8.0f %9.3f %7.4f\n",
+		printf("%-5u %-16s %-4u [%s] %7.0f/%-8.0f %10s %7.4f\n",
 		    r->task, name, r->slot, bar, r->blocks - r->remaining,
-		    r->blocks, r->t_left / 1e6, r->q);
+		    r->blocks, human_ns(r->t_left, left, sizeof(left)), r->q);
 	}
-	if (v->nrun == 0)
-		printf("(no instrumented kernel running)\n");
+}
+
+static void
+show_running(const struct view *v, const msgpack_object *kernels)
+{
+	printf("\n%-5s %-16s %-4s %-22s %-16s %10s %7s\n", "TASK", "KERNEL",
+	    "SLOT", "PROGRESS", "BLOCKS", "LEFT", "Q");
+	if (v->nrun > 0) {
+		show_run_rows(v->run, v->nrun, kernels);
+	} else if (v->nlast > 0) {
+		printf("(none running now; the last seen, in period %.0f:)\n",
+		    v->last_run_period);
+		show_run_rows(v->last_run, v->nlast, kernels);
+	} else {
+		printf("(no instrumented kernel seen running)\n");
+	}
 }
 
 static void
 show_recent(const struct view *v)
 {
 	unsigned int	i;
+	char		b[24];
 
 	/* the daemon sees a launch end within one period: a window */
-	printf("\n%-5s %-16s %8s %8s %17s %10s %7s\n", "TASK", "LAUNCH OF",
-	    "PERIODS", "Q_MEAN", "ENDED_MS", "BOUND_MS", "MET");
+	printf("\n%-5s %-16s %8s %8s %20s %10s %7s\n", "TASK", "LAUNCH OF",
+	    "PERIODS", "Q_MEAN", "ENDED (ms)", "BOUND", "MET");
 	for (i = 0; i < v->nrecent; i++)
-		printf("%-5u %-16s %8.0f %8.4f %8.3f..%-7.3f %10.3f %7s\n",
+		printf("%-5u %-16s %8.0f %8.4f %9.3f..%-9.3f %10s %7s\n",
 		    v->rec[i].task, v->rec[i].name, v->rec[i].periods,
 		    v->rec[i].q_mean, v->rec[i].actual_min / 1e6,
-		    v->rec[i].actual / 1e6, v->rec[i].bound / 1e6,
-		    v->rec[i].met);
+		    v->rec[i].actual / 1e6, human_ns(v->rec[i].bound, b,
+		    sizeof(b)), v->rec[i].met);
 }
 
 /* Ask for status, tasks, kernels and rho, and draw one screen. */
@@ -536,7 +608,7 @@ refresh(struct conn *c, struct view *v, bool ansi)
 	if (ansi)
 		fputs("\033[H\033[2J", stdout);
 	show_head(st.map, rho, v);
-	show_cores(st.map);
+	show_cores(st.map, v);
 	show_tasks(tk.map);
 	show_running(v, kn.map);
 	show_recent(v);
@@ -606,9 +678,9 @@ bwctl_top(const char *path, int argc, char **argv)
 	if (iters == 0 || !(interval >= 0.1 && interval <= 60))
 		return fail("top: bad --iterations or --interval", EX_USAGE);
 	memset(&v, 0, sizeof(v));
-	if (conn_open(&c, path, topics, 2) < 0) {
+	if ((rc = conn_open(&c, path, topics, 2)) < 0) {
 		conn_close(&c);
-		return fail("top: cannot talk to the daemon", EX_CONNECT);
+		return open_failed("top", path, rc);
 	}
 	for (i = 0; iters < 0 || i < iters; i++) {
 		if (collect(&c, &v, (uint64_t)(interval * 1000)) < 0 ||
@@ -632,6 +704,7 @@ trace_line(const msgpack_object *ev, bool csv)
 	const msgpack_object_array	*k = arr(ev, "kernels");
 	double				rem = 0;
 	uint32_t			i;
+	char				q[16], qs[16], late[24], cost[24];
 
 	for (i = 0; k != NULL && i < k->size; i++)
 		rem += num(&k->ptr[i], "remaining", 0);
@@ -647,11 +720,13 @@ trace_line(const msgpack_object *ev, bool csv)
 		    k != NULL ? k->size : 0, rem);
 		return;
 	}
-	printf("period %.0f  q %.4f  static %.4f  holders %.0f  %s  "
-	    "wake +%.1f us  cost %.1f us  kernels %u  remaining %.0f\n",
-	    num(ev, "period", 0), num(ev, "q", -1), num(ev, "q_static", -1),
+	printf("period %.0f  Q %s  static %s  holders %.0f  %s  "
+	    "woke +%s  cost %s  kernels %u  blocks left %.0f\n",
+	    num(ev, "period", 0), human_q(num(ev, "q", -1), q, sizeof(q)),
+	    human_q(num(ev, "q_static", -1), qs, sizeof(qs)),
 	    num(ev, "holders", 0), num(ev, "late", 0) ? "LATE" : "in time",
-	    num(ev, "late_ns", 0) / 1e3, num(ev, "cost_ns", 0) / 1e3,
+	    human_ns(num(ev, "late_ns", 0), late, sizeof(late)),
+	    human_ns(num(ev, "cost_ns", 0), cost, sizeof(cost)),
 	    k != NULL ? k->size : 0, rem);
 }
 
@@ -680,9 +755,9 @@ bwctl_trace(const char *path, int argc, char **argv)
 			return fail("usage: trace [--csv] [--count N]",
 			    EX_USAGE);
 	}
-	if (conn_open(&c, path, topics, 1) < 0) {
+	if ((rc = conn_open(&c, path, topics, 1)) < 0) {
 		conn_close(&c);
-		return fail("trace: cannot talk to the daemon", EX_CONNECT);
+		return open_failed("trace", path, rc);
 	}
 	if (csv)
 		printf("period,ts_ns,q,q_static,holders,late,late_ns,cost_ns,"

@@ -14,6 +14,7 @@ EXTRA_DIST += client/bwclient.pc.in
 
 bin_PROGRAMS += client/bwctl
 client_bwctl_SOURCES = client/bwctl.c client/cvalue.c client/cvalue.h \
+	client/human.c client/human.h \
 	client/bwctl_top.c client/bwctl_top.h
 client_bwctl_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 client_bwctl_LDADD = proto/libbwproto.la lib/libbwutil.la $(MSGPACK_LIBS)

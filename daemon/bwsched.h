@@ -1,6 +1,8 @@
 /*
- * bwsched.h - the daemon's top-level state, shared by main.c, server.c,
- * peer.c and ops.c.  One instance, owned by main().
+ * bwsched.h - the daemon's shared state: one instance, owned by main(),
+ * run by service.c and read by the server, the peers, the ops and the
+ * engine.  Nothing here calls up into them: the request handlers are
+ * hooks that main() wires, so peer.c does not depend on ops.c.
  */
 #ifndef BWSCHED_H
 #define BWSCHED_H
@@ -12,11 +14,19 @@
 #include <ev.h>
 
 #include "conf.h"
+#include "monoclock.h"
 #include "regulator.h"
 #include "tasks.h"
 
+struct bwp_recv;
 struct engine;
 struct peer;
+
+/* What peer.c calls for a request (ops.c's, wired by main()). */
+struct bwsched_requests {
+	void	(*dispatch)(struct peer *, struct bwp_recv *);
+	void	(*reject_rate)(struct peer *, struct bwp_recv *);
+};
 
 struct bwsched {
 	struct ev_loop			*loop;
@@ -24,6 +34,7 @@ struct bwsched {
 	const char			*config_path;
 	bool				config_optional; /* default path */
 	const char			*regulator_name; /* --regulator */
+	bool				regulator_auto;	/* picked by device */
 	const char			*socket_override; /* -s, env */
 	const struct regulator_ops	*reg_ops;
 	struct regulator		*reg;
@@ -46,20 +57,22 @@ struct bwsched {
 	uint8_t				*rbuf;	/* recv buffer */
 	struct msgpack_zone		*zone;	/* decodes every request */
 	struct engine			*engine; /* NULL until started */
+	struct bwsched_requests		requests;
 
 	ev_signal			sig_int, sig_term, sig_hup;
 	ev_timer			tick, watchdog, status_w;
+	ev_timer			metrics_w;	/* metrics_dir file */
+	uint64_t			clients_refused; /* max_clients */
+	uint64_t			errors[BWP_E_MAX]; /* replies by status */
 	char				status_text[128]; /* last STATUS= */
 	ev_prepare			reaper;	/* frees dead peers; on while any */
 };
 
-uint64_t	bwsched_now(void);		/* CLOCK_MONOTONIC ns */
-
-/* Reload the config file (SIGHUP, `reload`); keeps the old one if bad. */
-int		bwsched_reload(struct bwsched *, char *err, size_t errlen);
-/* A task was registered: poll the pages, wake the engine. */
-void		bwsched_poll_tasks(struct bwsched *);
-/* The config changed: regulator rho, log level, tasks' budgets. */
-void		bwsched_config_changed(struct bwsched *);
+/* CLOCK_MONOTONIC ns: the time base of the pages and the events */
+static inline uint64_t
+bwsched_now(void)
+{
+	return monoclock_ns();
+}
 
 #endif /* BWSCHED_H */

@@ -1,6 +1,6 @@
 /*
- * ceiling.h - the priority ceiling of the bandwidth lock (BWLOCK++ seed
- * 001 section 5.1).  While a task holds the lock, its real-time threads
+ * ceiling.h - the priority ceiling of the bandwidth lock ([BWLOCK++]
+ * section 5.1).  While a task holds the lock, its real-time threads
  * run at the ceiling priority so that no other RT task preempts a GPU
  * segment; the daemon does this with sched_setattr(2) and puts every
  * thread back exactly as it found it when the lock is released.  Why the

@@ -59,6 +59,9 @@ static const struct key keys[] = {
 	{ "device", K_STR, F(device), 1, CONFIG_MAX_PATH - 1, 0, 0 },
 	{ "event_type", K_U64, F(event_type), 0, 4294967295.0, 0, 0 },
 	{ "event_config", K_U64, F(event_config), 0, 1.8e19, 0, 0 },
+	{ "metrics_dir", K_STR, F(metrics_dir), 0, CONFIG_MAX_PATH - 1, 0, 0 },
+	{ "metrics_interval_ns", K_U64, F(metrics_interval_ns), 1e8, 3.6e12,
+	    0, 1 },
 };
 
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))
@@ -79,8 +82,8 @@ config_defaults(struct config *c)
 	c->period_ns = 1000000;
 	c->lead_ns = 50000;
 	c->policy = POLICY_NOMINAL;
-	/* sim: works on any machine; kmod needs the bwreg module loaded */
-	snprintf(c->regulator, sizeof(c->regulator), "sim");
+	/* auto: kmod where the bwreg module is loaded, else the sim */
+	snprintf(c->regulator, sizeof(c->regulator), "auto");
 	snprintf(c->device, sizeof(c->device), "/dev/bwreg");
 	c->priority_ceiling = -1;
 	c->ncores = 3;
@@ -98,6 +101,7 @@ config_defaults(struct config *c)
 	c->max_tasks = 32;
 	c->max_kernels_per_task = 64;
 	c->log_level = LOG_L_INFO;
+	c->metrics_interval_ns = 15000000000ull;
 	c->period_thread_priority = 90;
 	c->period_thread_cpu = -1;
 }

@@ -27,6 +27,8 @@ struct config {
 	char		socket[CONFIG_MAX_PATH];
 	char		group[64];	/* socket group; "" = the daemon's */
 	char		admin_group[64]; /* admin group; "" = root only */
+	char		metrics_dir[CONFIG_MAX_PATH]; /* "" = no file */
+	uint64_t	metrics_interval_ns;
 	uint64_t	period_ns;
 	uint64_t	lead_ns;
 	int		policy;		/* enum policy */

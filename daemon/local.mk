@@ -3,10 +3,11 @@
 noinst_LTLIBRARIES += daemon/libbwdaemon.la
 daemon_libbwdaemon_la_SOURCES = \
 	daemon/bwsched.h daemon/ceiling.c daemon/ceiling.h daemon/conf.c daemon/conf.h \
-	daemon/log.c daemon/log.h \
+	daemon/log.c daemon/log.h daemon/metrics.c daemon/metrics.h \
 	daemon/ops.c daemon/ops.h daemon/peer.c daemon/peer.h \
 	daemon/regulator.c daemon/regulator.h daemon/reg_sim.c daemon/reg_sim.h daemon/reg_kmod.c \
 	daemon/sd.c daemon/sd.h daemon/server.c daemon/server.h \
+	daemon/service.c daemon/service.h \
 	daemon/tasks.c daemon/tasks.h daemon/validate.c daemon/validate.h
 daemon_libbwdaemon_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)
 daemon_libbwdaemon_la_LIBADD = proto/libbwproto.la model/libbwmodel.la \
@@ -37,6 +38,8 @@ tests_daemon_bwtest_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/test
 tests_daemon_bwtest_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
 TESTS += tests/daemon/test_config tests/daemon/test_tasks tests/daemon/basic.sh
 dist_check_SCRIPTS += tests/daemon/basic.sh
+TESTS += tests/daemon/errors.sh tests/daemon/metrics.sh
+dist_check_SCRIPTS += tests/daemon/errors.sh tests/daemon/metrics.sh
 EXTRA_DIST += tests/daemon/lib.sh
 check_PROGRAMS += tests/abuse/abuse
 tests_abuse_abuse_SOURCES = tests/abuse/abuse.c tests/daemon/tc.c \

@@ -1,43 +1,20 @@
 /*
- * main.c - bwsched(8): options, configuration, the regulator, signals,
- * systemd notification and the event loop.
+ * main.c - bwsched(8): parses the options, wires the request handlers
+ * (ops.c) to the connections (peer.c) and runs the service (service.h).
  */
 #include <config.h>	/* PACKAGE_VERSION */
 
-#include <errno.h>
 #include <getopt.h>
-#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <msgpack.h>
-
-#include <bwsched/bwsimstate.h>
-
-#include "monoclock.h"
-#include "bwsched.h"
-#include "ceiling.h"
-#include "engine.h"
-#include "log.h"
-#include "reg_sim.h"
-#include "sd.h"
-#include "server.h"
-#include "wire.h"
+#include "bwproto.h"
+#include "ops.h"
+#include "service.h"
 
 #define DEFAULT_CONFIG	SYSCONFDIR "/bwsched.conf"
-/* Page poll: a lock taken through the task page gets the static budget
- * within this; the period engine also polls after every period. */
-#define TICK_S		0.0002
-
-uint64_t
-bwsched_now(void)
-{
-	return monoclock_ns();
-}
 
 static void
 usage(FILE *f)
@@ -48,306 +25,10 @@ usage(FILE *f)
 	    "  -s, --socket PATH     control socket (also $%s)\n"
 	    "  -f, --foreground      do not detach; log to stderr\n"
 	    "  -n, --check           check the configuration and exit\n"
-	    "      --regulator NAME  regulator backend (sim, kmod)\n"
+	    "      --regulator NAME  regulator backend (auto, sim, kmod)\n"
 	    "  -V, --version         print the version\n"
 	    "  -h, --help            this help\n", DEFAULT_CONFIG,
 	    BWP_SOCKET_ENV);
-}
-
-/* Keys that need a restart keep their running values on reload. */
-static void
-keep_restart_keys(const struct config *old, struct config *c)
-{
-	static const char *const keys[] = { "socket", "regulator",
-		"period_ns", "lead_ns", "be_cores", "bwmax_events",
-		"heartbeat_timeout_ns", "period_thread_priority",
-		"period_thread_cpu", "device", "event_type", "event_config" };
-	struct config_value	a, b;
-	size_t			i;
-	char			err[CONFIG_ERR_MAX];
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		config_get(old, keys[i], &a);
-		config_get(c, keys[i], &b);
-		if (memcmp(&a, &b, sizeof(a)) == 0)
-			continue;
-		log_msg(LOG_L_NOTICE, "reload: %s changes at the next restart",
-		    keys[i]);
-	}
-	c->period_ns = old->period_ns;
-	c->lead_ns = old->lead_ns;
-	c->ncores = old->ncores;
-	memcpy(c->cores, old->cores, sizeof(c->cores));
-	c->bwmax_events = old->bwmax_events;
-	c->heartbeat_timeout_ns = old->heartbeat_timeout_ns;
-	c->period_thread_priority = old->period_thread_priority;
-	c->period_thread_cpu = old->period_thread_cpu;
-	c->event_type = old->event_type;
-	c->event_config = old->event_config;
-	memcpy(c->device, old->device, sizeof(c->device));
-	memcpy(c->socket, old->socket, sizeof(c->socket));
-	memcpy(c->regulator, old->regulator, sizeof(c->regulator));
-	if (config_check(c, err, sizeof(err)) < 0)
-		log_msg(LOG_L_WARNING, "reload: %s", err);
-}
-
-/*
- * Look a configured group up; "" or a missing group leaves *have false
- * (a missing one is logged with what that means).
- */
-static void
-resolve_one_group(const char *name, const char *what, gid_t *gid, bool *have)
-{
-	struct group	*g;
-
-	*have = false;
-	if (name[0] == '\0')
-		return;
-	if ((g = getgrnam(name)) == NULL) {
-		log_msg(LOG_L_WARNING, "%s \"%s\" does not exist", what, name);
-		return;
-	}
-	*gid = g->gr_gid;
-	*have = true;
-}
-
-/*
- * The socket group says who may connect; the admin group who may use
- * set and reload.  They are separate so that being allowed to register
- * a task does not make a client an administrator.
- */
-static void
-resolve_group(struct bwsched *d)
-{
-	resolve_one_group(d->cfg.group, "socket group (socket stays root-only)",
-	    &d->sock_gid, &d->have_sock_gid);
-	resolve_one_group(d->cfg.admin_group, "admin group (only root is admin)",
-	    &d->admin_gid, &d->have_admin_gid);
-}
-
-void
-bwsched_config_changed(struct bwsched *d)
-{
-	log_set_level(d->cfg.log_level);
-	resolve_group(d);
-	if (d->reg != NULL)
-		d->reg_ops->set_rho(d->reg, d->cfg.rho);
-	if (d->tasks != NULL)
-		tasks_config(d->tasks, &d->cfg);
-	engine_config_changed(d->engine, &d->cfg);
-}
-
-static int
-load_config(struct bwsched *d, struct config *c, char *err, size_t errlen)
-{
-	config_defaults(c);
-	if (config_load(c, d->config_path, d->config_optional, err,
-	    errlen) < 0)
-		return -1;
-	if (d->regulator_name != NULL)
-		snprintf(c->regulator, sizeof(c->regulator), "%s",
-		    d->regulator_name);
-	if (regulator_find(c->regulator) == NULL) {
-		snprintf(err, errlen, "%s: unknown regulator \"%s\"",
-		    d->config_path, c->regulator);
-		return -1;
-	}
-	return 0;
-}
-
-int
-bwsched_reload(struct bwsched *d, char *err, size_t errlen)
-{
-	struct config	c;
-	int		r = 0;
-
-	sd_notifyf_state("RELOADING=1\nMONOTONIC_USEC=%llu",
-	    (unsigned long long)(bwsched_now() / 1000));
-	if (load_config(d, &c, err, errlen) < 0) {
-		log_msg(LOG_L_ERR, "reload failed, keeping the old "
-		    "configuration: %s", err);
-		r = -1;
-	} else {
-		keep_restart_keys(&d->cfg, &c);
-		d->cfg = c;
-		bwsched_config_changed(d);
-		log_msg(LOG_L_NOTICE, "configuration reloaded");
-	}
-	sd_notifyf_state("READY=1\nSTATUS=%s", r < 0 ?
-	    "serving; last reload failed" : "serving");
-	d->status_text[0] = '\0';	/* the counts again at the next check */
-	return r;
-}
-
-/*
- * The ceiling: a fixed priority from the config, or (auto) the highest
- * priority any registered task declared; 0 = off.
- */
-static int
-ceiling_priority(struct bwsched *d)
-{
-	const struct task	*t;
-	int			 max = 0;
-
-	if (d->cfg.priority_ceiling >= 0)
-		return (int)d->cfg.priority_ceiling;
-	for (t = tasks_first(d->tasks); t != NULL; t = t->next)
-		if ((int)t->priority > max)
-			max = (int)t->priority;
-	return max;
-}
-
-/* Lock hook: the priority ceiling, then the subscribers' event. */
-static void
-lock_changed(void *arg, const struct task *t, bool locked)
-{
-	struct bwsched	*d = arg;
-	char		 err[160];
-	int		 prio, r;
-
-	if (!locked)
-		ceiling_restore(t->pid);
-	else if ((prio = ceiling_priority(d)) > 0) {
-		r = ceiling_raise(t->pid, prio, err, sizeof(err));
-		if (r < 0)
-			log_task(LOG_L_WARNING, t->id, t->pid,
-			    "priority ceiling not applied: %s", err);
-		else if (r > 0)
-			log_task(LOG_L_DEBUG, t->id, t->pid, "%d thread(s) "
-			    "raised to the ceiling priority %d", r, prio);
-	}
-	server_event_lock(arg, t, locked);
-}
-
-static void
-regulator_budget(void *arg, const uint64_t *events, unsigned int n)
-{
-	struct bwsched	*d = arg;
-
-	if (d->reg_ops->set_static(d->reg, events, n) < 0)
-		log_msg(LOG_L_ERR, "regulator %s refused the static budget",
-		    d->reg_ops->name);
-}
-
-/* The sim backend's state page: SOCKET.sim. */
-static char	sim_state[CONFIG_MAX_PATH + sizeof(BWSIM_STATE_SUFFIX)];
-
-static int
-open_regulator(struct bwsched *d, char *err, size_t errlen)
-{
-	struct reg_config	rc;
-	const struct config	*c = &d->cfg;
-
-	memset(&rc, 0, sizeof(rc));
-	rc.period_ns = c->period_ns;
-	rc.ncores = c->ncores;
-	memcpy(rc.cores, c->cores, sizeof(rc.cores));
-	rc.rho = c->rho;
-	rc.bwmax_events = c->bwmax_events;
-	rc.failsafe_events = (uint64_t)((double)c->bwmax_events *
-	    c->failsafe_q / c->ncores);
-	rc.heartbeat_timeout_ns = c->heartbeat_timeout_ns;
-	rc.device = c->device;
-	rc.event_type = (uint32_t)c->event_type;
-	rc.event_config = c->event_config;
-	d->reg_ops = regulator_find(c->regulator);
-	if (d->reg_ops == &reg_sim_ops) {
-		/* the sim publishes its state next to the socket */
-		snprintf(sim_state, sizeof(sim_state), "%s%s",
-		    d->socket_override ? d->socket_override : c->socket,
-		    BWSIM_STATE_SUFFIX);
-		rc.device = sim_state;
-	}
-	return d->reg_ops->open(&d->reg, &rc, err, errlen);
-}
-
-static void
-signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
-{
-	struct bwsched	*d = w->data;
-	char		err[CONFIG_ERR_MAX];
-
-	if (w->signum == SIGHUP) {
-		bwsched_reload(d, err, sizeof(err));
-		return;
-	}
-	log_msg(LOG_L_NOTICE, "signal %d: stopping", w->signum);
-	ev_break(loop, EVBREAK_ALL);
-}
-
-static void
-tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-	struct bwsched	*d = w->data;
-
-	/* the period engine bumps the heartbeat every period */
-	tasks_update(d->tasks);
-	if (tasks_count(d->tasks) == 0 && tasks_buried(d->tasks) == 0)
-		ev_timer_stop(loop, w);
-}
-
-/*
- * The page poll runs only while there are tasks, or task records still
- * waiting to be freed: an idle daemon should not wake 5,000 times a
- * second, and with no task there is no lock to notice.  A new task also
- * wakes the period engine from its idle sleep.
- */
-void
-bwsched_poll_tasks(struct bwsched *d)
-{
-	engine_kick(d->engine);
-	if (ev_is_active(&d->tick))
-		return;
-	ev_timer_set(&d->tick, TICK_S, TICK_S);
-	ev_timer_start(d->loop, &d->tick);
-}
-
-static void
-watchdog_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-
-	sd_notifyf_state("WATCHDOG=1");
-}
-
-/* STATUS= for systemctl status, sent when it changes (checked each s). */
-static void
-status_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-	struct bwsched	*d = w->data;
-	char		text[sizeof(d->status_text)];
-
-	snprintf(text, sizeof(text), "serving %u client(s), %u task(s), "
-	    "%u holding the lock; regulator %s", d->npeers,
-	    tasks_count(d->tasks), tasks_holders(d->tasks), d->reg_ops->name);
-	if (strcmp(text, d->status_text) == 0)
-		return;
-	memcpy(d->status_text, text, sizeof(text));
-	sd_notifyf_state("STATUS=%s", text);
-}
-
-static void
-start_watchers(struct bwsched *d)
-{
-	uint64_t	wd = sd_watchdog_interval();
-	ev_signal	*s[] = { &d->sig_int, &d->sig_term, &d->sig_hup };
-	int		sig[] = { SIGINT, SIGTERM, SIGHUP };
-	int		i;
-
-	for (i = 0; i < 3; i++) {
-		ev_signal_init(s[i], signal_cb, sig[i]);
-		s[i]->data = d;
-		ev_signal_start(d->loop, s[i]);
-	}
-	ev_timer_init(&d->tick, tick_cb, TICK_S, TICK_S);
-	d->tick.data = d;	/* started by the first task.register */
-	ev_timer_init(&d->status_w, status_cb, 1, 1);
-	d->status_w.data = d;
-	ev_timer_start(d->loop, &d->status_w);
-	if (wd > 0) {
-		ev_timer_init(&d->watchdog, watchdog_cb, 0, wd / 2e6);
-		d->watchdog.data = d;
-		ev_timer_start(d->loop, &d->watchdog);
-	}
 }
 
 static int
@@ -419,49 +100,6 @@ absolute(const char *path)
 	return buf[n++ & 1];
 }
 
-static int
-setup(struct bwsched *d, bool fg)
-{
-	struct tasks_hooks	h = { d, lock_changed, regulator_budget,
-				    server_event_kernel };
-	char			err[CONFIG_ERR_MAX];
-
-	d->config_path = absolute(d->config_path);
-	d->socket_override = absolute(d->socket_override);
-	if (!fg && daemon(0, 0) < 0) {
-		fprintf(stderr, "bwsched: daemon: %s\n", strerror(errno));
-		return -1;
-	}
-	log_init(fg);
-	log_set_level(d->cfg.log_level);
-	resolve_group(d);
-	d->loop = ev_default_loop(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
-	d->rbuf = malloc(BWP_RECV_BUF);
-	d->zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
-	if (d->loop == NULL || d->rbuf == NULL || d->zone == NULL) {
-		log_msg(LOG_L_ERR, "cannot set up the event loop");
-		return -1;
-	}
-	/* the socket first: its directory also holds the sim's state */
-	if ((d->tasks = tasks_new(&d->cfg, &h)) == NULL ||
-	    server_open(d, err, sizeof(err)) < 0) {
-		log_msg(LOG_L_ERR, "%s", d->tasks ? err : "out of memory");
-		return -1;
-	}
-	if (open_regulator(d, err, sizeof(err)) < 0) {
-		log_msg(LOG_L_ERR, "regulator %s: %s", d->cfg.regulator, err);
-		return -1;
-	}
-	tasks_update(d->tasks);	/* hands the unregulated budget over */
-	if ((d->engine = engine_start(d, err, sizeof(err))) == NULL) {
-		log_msg(LOG_L_ERR, "%s", err);
-		return -1;
-	}
-	log_set_hook(server_event_log, d);
-	start_watchers(d);
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -474,40 +112,32 @@ main(int argc, char **argv)
 	d.config_optional = true;
 	d.listen_fd = -1;
 	d.socket_override = getenv(BWP_SOCKET_ENV);
+	if (d.socket_override != NULL && d.socket_override[0] == '\0')
+		d.socket_override = NULL;	/* unset, as bwctl reads it */
+	d.requests.dispatch = ops_dispatch;
+	d.requests.reject_rate = ops_reject_rate;
 	if (parse_args(&d, argc, argv, &fg, &check) < 0)
 		return 2;
-	if (load_config(&d, &d.cfg, err, sizeof(err)) < 0) {
+	d.config_path = absolute(d.config_path);
+	d.socket_override = absolute(d.socket_override);
+	if (service_load_config(&d, &d.cfg, err, sizeof(err)) < 0) {
 		fprintf(stderr, "bwsched: %s\n", err);
 		return 1;
 	}
 	if (check) {
-		printf("%s: configuration OK\n", d.config_path);
+		if (access(d.config_path, F_OK) < 0)
+			printf("%s does not exist: the built-in defaults are "
+			    "used, and they are OK\n", d.config_path);
+		else
+			printf("%s: configuration OK\n", d.config_path);
 		return 0;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	d.start_ns = bwsched_now();
-	if (setup(&d, fg) == 0) {
-		log_msg(LOG_L_NOTICE, "bwsched %s serving on %s (regulator %s)",
-		    PACKAGE_VERSION, d.activated ? "the activated socket" :
-		    d.socket_path, d.reg_ops->name);
-		sd_notifyf_state("READY=1\nSTATUS=serving, regulator %s",
-		    d.reg_ops->name);
-		ev_run(d.loop, 0);
-		sd_notifyf_state("STOPPING=1");
+	if (service_start(&d, fg) == 0) {
+		service_run(&d);
 		rc = 0;
 	}
-	log_set_hook(NULL, NULL);
-	/* the period thread reads pages and calls the regulator: first */
-	engine_stop(d.engine);
-	d.engine = NULL;
-	if (d.loop != NULL)
-		server_close(&d);
-	ceiling_restore_all();
-	tasks_free(d.tasks);
-	if (d.reg != NULL)
-		d.reg_ops->close(d.reg);
-	free(d.rbuf);
-	if (d.zone != NULL)
-		msgpack_zone_free(d.zone);
+	service_stop(&d);
 	return rc;
 }

@@ -9,9 +9,11 @@
 
 #include "engine.h"
 #include "log.h"
+#include "metrics.h"
 #include "ops.h"
 #include "reg_sim.h"
 #include "server.h"
+#include "service.h"
 #include "validate.h"
 
 #define ERRLEN	BWP_ERR_MAX
@@ -74,7 +76,7 @@ h_task_register(struct peer *p, union req *r, struct bwp_recv *rv,
 		rv->fds[i] = -1;	/* tasks_register closed them */
 	if (st != BWP_OK)
 		return st;
-	bwsched_poll_tasks(p->d);
+	service_poll_tasks(p->d);
 	log_task(LOG_L_INFO, p->task->id, p->pid, "task \"%s\" registered "
 	    "(period %llu ns, priority %u, pages %u)", p->task->name,
 	    (unsigned long long)p->task->period_ns, p->task->priority,
@@ -203,17 +205,11 @@ static void
 status_cores(struct bwsched *d, const struct reg_stats *s,
     struct bwp_writer *w)
 {
-	uint64_t	rec[REG_MAX_CORES];
-	const uint64_t	*budget;
+	uint64_t	budget[REG_MAX_CORES];
 	unsigned int	i, n;
 
 	/* the budget the cores run on now; the static one otherwise */
-	budget = tasks_static_budget(d->tasks, &n);
-	if (d->reg_ops == &reg_sim_ops &&
-	    reg_sim_budgets(d->reg, rec, d->cfg.ncores) >= 0) {
-		budget = rec;
-		n = d->cfg.ncores;
-	}
+	n = metrics_budgets(d, budget, REG_MAX_CORES);
 	bwp_w_key(w, "cores");
 	bwp_w_array(w, d->cfg.ncores);
 	for (i = 0; i < d->cfg.ncores; i++) {
@@ -248,6 +244,8 @@ h_status(struct peer *p, union req *r, struct bwp_recv *rv,
 	bwp_w_kuint(w, "lead_ns", c->lead_ns);
 	bwp_w_kstr(w, "policy", config_policy_name(c->policy));
 	bwp_w_kstr(w, "regulator", d->reg_ops->name);
+	/* the sim only pretends: say so wherever status is read */
+	bwp_w_kbool(w, "be_regulated", d->reg_ops != &reg_sim_ops);
 	bwp_w_kuint(w, "clients", d->npeers);
 	bwp_w_kuint(w, "tasks", tasks_count(d->tasks));
 	bwp_w_kuint(w, "kernels", tasks_kernel_count(d->tasks));
@@ -301,9 +299,9 @@ static void
 write_kernel(struct bwp_writer *w, const struct task *t,
     const struct kernel *k)
 {
-	unsigned int	i;
+	unsigned int	i, paged = tasks_kernel_running(t, k->id);
 
-	bwp_w_map(w, 11);
+	bwp_w_map(w, 12);
 	bwp_w_str(w, "task");
 	bwp_w_uint(w, t->id);
 	bwp_w_str(w, "kernel");
@@ -327,10 +325,13 @@ write_kernel(struct bwp_writer *w, const struct task *t,
 	bwp_w_uint(w, k->wcet_ns);
 	bwp_w_str(w, "wcet0_ns");
 	bwp_w_uint(w, k->wcet0_ns);
+	/* socket starts, and launches seen on the progress page */
 	bwp_w_str(w, "launches");
-	bwp_w_uint(w, k->launches);
+	bwp_w_uint(w, k->launches + k->page_launches);
 	bwp_w_str(w, "running");
-	bwp_w_bool(w, k->running > 0);
+	bwp_w_bool(w, k->running + paged > 0);
+	bwp_w_str(w, "running_launches");
+	bwp_w_uint(w, k->running + paged);
 }
 
 static int
@@ -340,6 +341,7 @@ h_kernels(struct peer *p, union req *r, struct bwp_recv *rv,
 	struct task	*t, *only = NULL;
 	unsigned int	n = 0, i;
 
+	tasks_count_launches(p->d->tasks);	/* the last poll's are old */
 	if (r->kernels.has_task) {
 		only = tasks_find(p->d->tasks, (uint32_t)r->kernels.task);
 		if (only == NULL) {
@@ -431,7 +433,7 @@ h_set(struct peer *p, union req *r, struct bwp_recv *rv,
 	    config_check(&c, err, ERRLEN) < 0)
 		return BWP_E_BADARG;
 	p->d->cfg = c;
-	bwsched_config_changed(p->d);
+	service_config_changed(p->d);
 	log_msg(LOG_L_NOTICE, "client %u (uid %d) set %s = %s", p->id,
 	    (int)p->uid, r->key.key, text);
 	return h_get(p, r, rv, w, err);
@@ -458,7 +460,30 @@ static int
 h_reload(struct peer *p, union req *r, struct bwp_recv *rv,
     struct bwp_writer *w, char *err)
 {
-	return bwsched_reload(p->d, err, ERRLEN) < 0 ? BWP_E_BADARG : BWP_OK;
+	return service_reload(p->d, err, ERRLEN) < 0 ? BWP_E_BADARG : BWP_OK;
+}
+
+/* Prometheus text in "text" (metrics.h); bwctl metrics prints it. */
+static int
+h_metrics(struct peer *p, union req *r, struct bwp_recv *rv,
+    struct bwp_writer *w, char *err)
+{
+	size_t	len;
+	char	*text = metrics_text(p->d, &len);
+
+	if (text == NULL) {
+		snprintf(err, ERRLEN, "out of memory");
+		return BWP_E_INTERNAL;
+	}
+	if (len > BWP_MAX_MSG - 256) {
+		snprintf(err, ERRLEN, "%zu bytes of metrics: more than a "
+		    "message holds; use metrics_dir", len);
+		free(text);
+		return BWP_E_TOOBIG;
+	}
+	bwp_w_kstr(w, "text", text);
+	free(text);
+	return BWP_OK;
 }
 
 static const struct op ops[BWP_OP_MAX] = {
@@ -480,6 +505,7 @@ static const struct op ops[BWP_OP_MAX] = {
 	[BWP_OP_SET] = { h_set, true, false },
 	[BWP_OP_SUBSCRIBE] = { h_subscribe, false, false },
 	[BWP_OP_RELOAD] = { h_reload, true, false },
+	[BWP_OP_METRICS] = { h_metrics, false, false },
 };
 
 static int
@@ -513,6 +539,8 @@ reply(struct peer *p, uint64_t id, int status, const char *err,
 	size_t			len;
 
 	if (status != BWP_OK) {
+		if (status > 0 && status < BWP_E_MAX)
+			p->d->errors[status]++;
 		bwp_w_init(&e);
 		bwp_w_reply(&e, id, status, err);
 		body = &e;

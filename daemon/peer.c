@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "ops.h"
 #include "peer.h"
 #include "wire.h"
 
@@ -119,8 +118,9 @@ peer_free(struct peer *p)
 	free(p);
 }
 
-void
-peer_kill(struct peer *p, const char *why)
+/* A client hanging up is routine: logged at debug, other ends at info. */
+static void
+kill_at(struct peer *p, int level, const char *why)
 {
 	if (p->dead)
 		return;
@@ -130,8 +130,14 @@ peer_kill(struct peer *p, const char *why)
 	ev_prepare_start(p->d->loop, &p->d->reaper);	/* frees it */
 	/* SHUT_RD: a hung-up process loses its lock even before the reaper */
 	shutdown(p->fd, SHUT_RDWR);
-	log_msg(LOG_L_INFO, "client %u (pid %d) closed: %s", p->id,
-	    (int)p->pid, why);
+	log_msg(level, "client %u (pid %d) closed: %s", p->id, (int)p->pid,
+	    why);
+}
+
+void
+peer_kill(struct peer *p, const char *why)
+{
+	kill_at(p, LOG_L_INFO, why);
 }
 
 static int
@@ -241,15 +247,18 @@ peer_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	if (r == -EAGAIN || r == -EWOULDBLOCK)
 		return;
 	if (r <= 0) {
-		peer_kill(p, r == 0 ? "hung up" : strerror(-r));
+		if (r == 0)
+			kill_at(p, LOG_L_DEBUG, "hung up");
+		else
+			peer_kill(p, strerror(-r));
 		tasks_update(p->d->tasks);
 		return;
 	}
 	if (rate_ok(p)) {
 		p->rate_in_row = 0;
-		ops_dispatch(p, &rv);
+		p->d->requests.dispatch(p, &rv);
 	} else {
-		ops_reject_rate(p, &rv);
+		p->d->requests.reject_rate(p, &rv);
 		if (++p->rate_in_row > p->d->cfg.max_msgs_per_sec)
 			peer_kill(p, "persistent flooding over "
 			    "max_msgs_per_sec");

@@ -100,6 +100,7 @@ accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 			log_msg(LOG_L_WARNING, "refused a client: max_clients "
 			    "(%llu) reached",
 			    (unsigned long long)d->cfg.max_clients);
+			d->clients_refused++;
 			close(fd);
 			continue;
 		}

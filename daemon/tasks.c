@@ -496,6 +496,15 @@ tasks_find(struct tasks *ts, uint32_t id)
 	return NULL;
 }
 
+/* The slot size from the checked page size, not the page header. */
+static const struct bwshm_launch *
+slot_of(const struct task *t, uint32_t slot)
+{
+	return (const struct bwshm_launch *)(const void *)((const char *)t->pp +
+	    BWSHM_PROGRESS_HDR_SIZE + (size_t)slot *
+	    ((t->pp_size - BWSHM_PROGRESS_HDR_SIZE) / t->nslots));
+}
+
 int
 tasks_slot_end(struct tasks *ts, uint32_t task, uint32_t slot,
     uint64_t launch_ns, uint64_t *end_ns)
@@ -504,12 +513,9 @@ tasks_slot_end(struct tasks *ts, uint32_t task, uint32_t slot,
 	const struct task		*t = tasks_find(ts, task);
 	uint64_t			s1, s2, end, of;
 
-	/* the slot size from the checked page size, not the page header */
 	if (t == NULL || t->pp == NULL || slot >= t->nslots)
 		return -1;
-	l = (const struct bwshm_launch *)(const void *)((const char *)t->pp +
-	    BWSHM_PROGRESS_HDR_SIZE + (size_t)slot *
-	    ((t->pp_size - BWSHM_PROGRESS_HDR_SIZE) / t->nslots));
+	l = slot_of(t, slot);
 	s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
 	end = __atomic_load_n(&l->end_ns, __ATOMIC_RELAXED);
 	of = __atomic_load_n(&l->ended_launch_ns, __ATOMIC_RELAXED);
@@ -571,7 +577,7 @@ find_kernel(const struct task *t, uint64_t id)
 	return NULL;
 }
 
-/* Q-bar and the bounds with the model (DESIGN.md section 4). */
+/* Q-bar and the bounds with the model (doc/design.md section 4). */
 static int
 kernel_model(const struct tasks *ts, struct kernel *k,
     const struct req_kernel_register *r, char *err, size_t errlen)
@@ -791,4 +797,70 @@ tasks_lock(struct tasks *ts, struct task *t, bool lock, char *err,
 	}
 	update(ts, false);
 	return BWP_OK;
+}
+
+/*
+ * One slot's header under its seqlock; false while it is rewritten.
+ * *seq is the sequence it was read at.
+ */
+static bool
+slot_read(const struct task *t, uint32_t slot, uint32_t *state,
+    uint32_t *kernel, uint64_t *seq)
+{
+	const struct bwshm_launch	*l = slot_of(t, slot);
+	uint64_t			s1, s2;
+
+	s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
+	*state = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+	*kernel = __atomic_load_n(&l->kernel, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	s2 = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
+	*seq = s1;
+	return !(s1 & 1) && s1 == s2;
+}
+
+/*
+ * A slot's sequence counts its rewrites: every launch is a claim and a
+ * release, each one seqlock section (bwshm.h), so seq 2 after the first
+ * claim, 4 after its release, 6 after the next claim: (seq + 2) / 4
+ * claims.  Polls the loop misses (a busy machine, launches shorter than
+ * the poll) lose no launch; one that misses a change of kernel in a slot
+ * credits the kernel it then finds.
+ */
+void
+tasks_count_launches(struct tasks *ts)
+{
+	struct task	*t;
+	struct kernel	*k;
+	uint64_t	 seq, claims;
+	uint32_t	 st, kid, i;
+
+	for (t = ts->list; t != NULL; t = t->next) {
+		for (i = 0; t->pp != NULL && i < t->nslots &&
+		    i < BWSHM_MAX_SLOTS; i++) {
+			if (!slot_read(t, i, &st, &kid, &seq))
+				continue;
+			claims = (seq + 2) / 4;
+			if (claims <= t->slot_seen[i])
+				continue;
+			if ((k = find_kernel(t, kid)) != NULL)
+				k->page_launches += claims - t->slot_seen[i];
+			t->slot_seen[i] = claims;
+		}
+	}
+}
+
+unsigned int
+tasks_kernel_running(const struct task *t, uint32_t kernel)
+{
+	uint64_t	seq;
+	uint32_t	st, kid, i;
+	unsigned int	n = 0;
+
+	/* a slot being rewritten is a launch starting or ending */
+	for (i = 0; t->pp != NULL && i < t->nslots; i++)
+		if (slot_read(t, i, &st, &kid, &seq) &&
+		    st == BWSHM_SLOT_RUNNING && kid == kernel)
+			n++;
+	return n;
 }

@@ -41,8 +41,10 @@ struct kernel {
 	double			q_nominal;	/* Q-bar */
 	uint64_t		wcet_ns;	/* G(Q-bar,{Ni},0) */
 	uint64_t		wcet0_ns;	/* G(0,{Ni}) */
-	uint64_t		launches;
+	uint64_t		launches;	/* kernel.start (no page) */
 	unsigned int		running;	/* starts not yet ended */
+	uint64_t		page_launches;	/* seen on the progress
+						 * page (tasks_count_launches) */
 };
 
 struct task {
@@ -69,6 +71,8 @@ struct task {
 					 * started with a progress slot */
 	uint64_t		next_launch;
 	uint64_t		dead_gen;	/* buried: gen without it */
+	uint64_t		slot_seen[BWSHM_MAX_SLOTS]; /* claims
+					 * counted, per progress slot */
 };
 
 /* What a period thread reads: one entry per lock holder. */
@@ -157,6 +161,14 @@ bool		 tasks_none(const struct tasks *);
  */
 int		 tasks_slot_end(struct tasks *, uint32_t task, uint32_t slot,
 		    uint64_t launch_ns, uint64_t *end_ns);
+/*
+ * Count the launches made on the progress pages since the last call
+ * into their kernels' page_launches, from each slot's sequence word (it
+ * counts claims and releases), so a poll the loop misses loses nothing.
+ */
+void		 tasks_count_launches(struct tasks *);
+/* Progress-page slots of t running kernel now (read, not cached). */
+unsigned int	 tasks_kernel_running(const struct task *, uint32_t kernel);
 unsigned int	 tasks_kernel_count(const struct tasks *);
 unsigned int	 tasks_holders(const struct tasks *);
 double		 tasks_q_static(const struct tasks *);

@@ -284,6 +284,7 @@ static const validator_fn validators[BWP_OP_MAX] = {
 	[BWP_OP_SET] = v_set,
 	[BWP_OP_SUBSCRIBE] = v_subscribe,
 	[BWP_OP_RELOAD] = v_none,
+	[BWP_OP_METRICS] = v_none,
 };
 
 int

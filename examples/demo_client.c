@@ -1,7 +1,9 @@
 /*
  * demo_client.c - a real-time GPU task as libbwclient sees it, without a
- * GPU: registers itself and the histo kernel of seed 000 (Table 4.1's
- * three clusters), then launches it a few times, emulating the kernel by
+ * GPU: registers itself and the histo kernel of [DynBW] (Table 4.1's
+ * three clusters, with M = 32 resident blocks: the TX2's full occupancy,
+ * where examples/histo.bwk keeps the thesis's M = 8), then launches it a
+ * few times, emulating the kernel by
  * sleeping its isolation WCET while "finishing" blocks in the progress
  * bitmap, and synchronizing its stream to release the bandwidth lock.
  *
@@ -22,7 +24,7 @@
 
 #include "bwsched/bwclient.h"
 
-/* histo (Parboil) on a Jetson TX2: seed 000, Tables 4.1 and 4.2 */
+/* histo (Parboil) on a Jetson TX2: [DynBW] Tables 4.1 and 4.2 */
 #define HISTO_BLOCKS	37627
 #define HISTO_M		32	/* resident blocks: 2 SMs x 16 */
 #define HISTO_NINTERVALS 14
@@ -100,8 +102,8 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	h = bwc_open(sock, "demo_client", 0);
 	if (h == NULL) {
-		fprintf(stderr, "demo_client: cannot reach bwsched: %s\n",
-		    strerror(errno));
+		fprintf(stderr, "demo_client: cannot reach bwsched at %s: %s\n",
+		    bwc_socket_path(sock), strerror(errno));
 		return 1;
 	}
 	memset(&tp, 0, sizeof(tp));

@@ -194,8 +194,8 @@ connect_daemon(struct demo *d)
 
 	d->h = bwc_open(d->o.sock, "demo_gpu", BWC_NO_RECONNECT);
 	if (d->h == NULL) {
-		fprintf(stderr, "demo_gpu: cannot reach bwsched: %s\n",
-		    strerror(errno));
+		fprintf(stderr, "demo_gpu: cannot reach bwsched at %s: %s\n",
+		    bwc_socket_path(d->o.sock), strerror(errno));
 		return -1;
 	}
 	memset(&tp, 0, sizeof(tp));
@@ -305,7 +305,7 @@ advance(struct demo *d, struct run *r, double s, double us)
 
 /*
  * Emulate one launch that started at L; returns its finish time and the
- * BE memory events issued meanwhile (seed 000 section 5.4's measure).
+ * BE memory events issued meanwhile ([DynBW] section 5.4's measure).
  */
 static int
 emulate(struct demo *d, uint64_t *bitmap, uint64_t L, double *finish,

@@ -1,6 +1,6 @@
 /*
- * budget.c - nominal and on-line BE budgets (seed 000 chapter 5,
- * Algorithm 3, Eq. 5.3, 5.4; DESIGN.md section 4).
+ * budget.c - nominal and on-line BE budgets ([DynBW] chapter 5,
+ * Algorithm 3, Eq. 5.3, 5.4; doc/design.md section 4).
  */
 #include <errno.h>
 #include <math.h>

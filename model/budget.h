@@ -1,6 +1,6 @@
 /*
- * budget.h - nominal and on-line BE budgets (seed 000 chapter 5;
- * DESIGN.md section 4).  Pure: no I/O, no allocation.
+ * budget.h - nominal and on-line BE budgets ([DynBW] chapter 5;
+ * doc/design.md section 4).  Pure: no I/O, no allocation.
  */
 #ifndef BUDGET_H
 #define BUDGET_H

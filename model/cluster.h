@@ -1,6 +1,6 @@
 /*
- * cluster.h - thread-block clustering by the two-sample K-S test (seed
- * 000 section 4.2, DESIGN.md section 4, doc/profiling.md), the interval
+ * cluster.h - thread-block clustering by the two-sample K-S test ([DynBW]
+ * section 4.2, doc/design.md section 4, doc/profiling.md), the interval
  * table in block-id order, and the e0/e1 selection rules.
  * Pure: no I/O; cluster_blocks allocates O(N) scratch space.
  */

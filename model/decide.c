@@ -1,6 +1,6 @@
 /*
- * decide.c - the per-period budget decision (DESIGN.md section 2; seed
- * 000 chapter 5).
+ * decide.c - the per-period budget decision (doc/design.md section 2;
+ * [DynBW] chapter 5).
  */
 #include <errno.h>
 #include <math.h>

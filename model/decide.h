@@ -1,5 +1,5 @@
 /*
- * decide.h - the daemon's per-period budget decision (DESIGN.md section 2
+ * decide.h - the daemon's per-period budget decision (doc/design.md section 2
  * steps 2-4) as a pure function: a snapshot of the lock holders and their
  * running kernels in, next period's Q and per-core event budgets out.
  * No I/O, no allocation; the only state written besides the output is

@@ -1,6 +1,6 @@
 /*
  * evt.h - measurement-based probabilistic WCET with extreme value theory
- * (seed 003, DESIGN.md section 4): Gumbel fit to block maxima by maximum
+ * ([EVT-CUDA], doc/design.md section 4): Gumbel fit to block maxima by maximum
  * likelihood, pWCET at a per-run exceedance probability, and the tests
  * that must not reject before a pWCET is reported (independence,
  * identical distribution, extremal clustering, goodness of fit).

@@ -1,6 +1,6 @@
 /*
  * progress.c - remaining blocks per cluster from the finished-block
- * bitmap the GPU writes (DESIGN.md section 4).
+ * bitmap the GPU writes (doc/design.md section 4).
  */
 #include <errno.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * progress.h - remaining blocks per cluster from a finished-block bitmap
- * and the interval table (DESIGN.md section 4).  The scan is incremental:
+ * and the interval table (doc/design.md section 4).  The scan is incremental:
  * blocks below the lowest unfinished one are counted once, so a period
  * costs O(new words) plus a bounded window above it.  Pure: no I/O, no
  * allocation; the caller owns the state.

@@ -1,6 +1,6 @@
 /*
  * rta.h - response-time analysis of the real-time tasks on the real-time
- * core (BWLOCK++ seed 001 Eq. 4; DESIGN.md section 4), and the taskset
+ * core ([BWLOCK++] Eq. 4; doc/design.md section 4), and the taskset
  * text format bwanalyze rta reads (doc/analysis.md).  Pure: no I/O, no
  * allocation.
  */

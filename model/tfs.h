@@ -1,6 +1,6 @@
 /*
- * tfs.h - Throttle Fair Scheduling arithmetic (BWLOCK++ seed 001, Eq. 2
- * and 3; DESIGN.md section 4).  Pure: no I/O, no allocation.
+ * tfs.h - Throttle Fair Scheduling arithmetic ([BWLOCK++], Eq. 2
+ * and 3; doc/design.md section 4).  Pure: no I/O, no allocation.
  */
 #ifndef TFS_H
 #define TFS_H

@@ -1,6 +1,6 @@
 /*
- * wcet.c - hybrid WCET bound of a GPU kernel (seed 000 Eq. 4.3-4.13,
- * Algorithm 1; DESIGN.md section 4).
+ * wcet.c - hybrid WCET bound of a GPU kernel ([DynBW] Eq. 4.3-4.13,
+ * Algorithm 1; doc/design.md section 4).
  */
 #include <errno.h>
 #include <math.h>

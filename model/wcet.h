@@ -1,6 +1,6 @@
 /*
  * wcet.h - hybrid WCET bound of a GPU kernel from its block clusters
- * (seed 000 Eq. 4.3-4.13, Algorithm 1; DESIGN.md section 4).  Pure: no I/O,
+ * ([DynBW] Eq. 4.3-4.13, Algorithm 1; doc/design.md section 4).  Pure: no I/O,
  * no allocation.  Times in nanoseconds, as doubles inside the model; a
  * bound becomes an integer only through ceil().
  */

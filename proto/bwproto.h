@@ -70,6 +70,7 @@ enum bwp_op {
 	BWP_OP_SET,		/* "set" (admin) */
 	BWP_OP_SUBSCRIBE,	/* "subscribe" */
 	BWP_OP_RELOAD,		/* "reload" (admin) */
+	BWP_OP_METRICS,		/* "metrics" */
 	BWP_OP_MAX
 };
 

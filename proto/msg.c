@@ -420,6 +420,7 @@ static const struct {
 	[BWP_OP_SET] = KNOWN("set"),
 	[BWP_OP_SUBSCRIBE] = KNOWN("subscribe"),
 	[BWP_OP_RELOAD] = KNOWN("reload"),
+	[BWP_OP_METRICS] = KNOWN("metrics"),
 };
 
 static const char *const status_names[BWP_E_MAX] = {

@@ -1,7 +1,7 @@
 /*
  * exp.h - the experiments bwsim runs on the simulated platform (doc/sim.md):
  * BWLOCK++'s TFS period shares (section 4.3.4, Fig. 5-6) and throttle time
- * (section 6.5, Fig. 10), and seed 000's dynamic budgets (section 5.4,
+ * (section 6.5, Fig. 10), and [DynBW]'s dynamic budgets (section 5.4,
  * Tables 5.2-5.3, Fig. 5.1).  Each writes its raw series as CSV when
  * given a stream.
  */
@@ -96,7 +96,7 @@ void	exp_budgets_default(struct exp_budgets_args *);
 int	exp_budgets(const struct exp_budgets_args *, FILE *csv,
 	    struct exp_budgets_result *);
 
-/* The histo kernel of seed 000 Table 4.1 (also examples/histo.bwk). */
+/* The histo kernel of [DynBW] Table 4.1 (also examples/histo.bwk). */
 extern const char exp_histo_bwk[];
 
 #endif /* EXP_H */

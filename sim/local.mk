@@ -1,4 +1,4 @@
-# sim: the simulated platform (DESIGN.md section 5, doc/sim.md) and the
+# sim: the simulated platform (doc/design.md section 5, doc/sim.md) and the
 # experiments bwsim runs on it; the daemon's sim backend links it too.
 noinst_LTLIBRARIES += sim/libbwsim.la
 sim_libbwsim_la_SOURCES = sim/sim.c sim/sim.h sim/exp.c sim/exp.h

@@ -1,5 +1,5 @@
 /*
- * sim.c - the simulated platform (DESIGN.md section 5, doc/sim.md).
+ * sim.c - the simulated platform (doc/design.md section 5, doc/sim.md).
  *
  * Between two cuts (a throttle, a block completion, a boundary, a tick or
  * the end of a step) every core's event rate is constant, so the traffic

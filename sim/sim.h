@@ -1,9 +1,9 @@
 /*
- * sim.h - the simulated platform (DESIGN.md section 5; doc/sim.md): BE
+ * sim.h - the simulated platform (doc/design.md section 5; doc/sim.md): BE
  * cores running memory- and CPU-bound tasks under a per-core bandwidth
- * regulator with CFS or TFS (BWLOCK++ seed 001), and a GPU kernel whose
+ * regulator with CFS or TFS ([BWLOCK++]), and a GPU kernel whose
  * blocks run on M slots and slow down with the BE cores' current memory
- * traffic (seed 000 chapter 4).
+ * traffic ([DynBW] chapter 4).
  *
  * Time is virtual: sim_run_until() advances the model, in steps of at
  * most step_ns, cut exactly at every throttle, block completion, period
@@ -43,8 +43,8 @@ struct sim_config {
 	uint64_t	seed;
 };
 
-/* Defaults: T = tick = 1 ms, step 10 us, 3 cores, 60000 events (seed
- * 000 section 4.5: 3.9 GB/s on the TX2), CFS, jitter 0.1, linear. */
+/* Defaults: T = tick = 1 ms, step 10 us, 3 cores, 60000 events ([DynBW]
+ *  section 4.5: 3.9 GB/s on the TX2), CFS, jitter 0.1, linear. */
 void	sim_config_default(struct sim_config *);
 
 struct sim_task {

@@ -1,7 +1,7 @@
 /*
  * bwsim_plot.c - `bwsim plot`: run an experiment and draw the matching
  * paper figure with gnuplot, as PNG and SVG.
- *   q         Q over time, one launch per policy (seed 000 Fig. 5.1)
+ *   q         Q over time, one launch per policy ([DynBW] Fig. 5.1)
  *   vruntime  vruntime of the two tasks, CFS/TFS-1/TFS-3 (BWLOCK++ Fig. 5)
  *   shares    periods run by each task (BWLOCK++ Fig. 6)
  *   throttle  normalized total throttle time (BWLOCK++ Fig. 10)

@@ -40,6 +40,8 @@ typedef struct bwc bwc_t;
  * Returns NULL with errno set when the daemon cannot be reached.
  */
 bwc_t		*bwc_open(const char *path, const char *name, int flags);
+/* The socket bwc_open(path, ...) tries, for error messages. */
+const char	*bwc_socket_path(const char *path);
 void		 bwc_close(bwc_t *);
 const char	*bwc_strerror(bwc_t *);
 int		 bwc_fd(bwc_t *);	/* control socket, for poll loops */

@@ -1,6 +1,6 @@
 /*
  * bwprofile.cuh - device-side timing of thread blocks for bwanalyze
- * cluster (doc/profiling.md, seed 000 section 4.4).
+ * cluster (doc/profiling.md, [DynBW] section 4.4).
  *
  * Each block's first thread stamps %globaltimer (ns) when the block starts
  * and, after the block's last barrier, when it ends, into a record of a

@@ -1,6 +1,6 @@
 /*
  * bwshm.h - layouts of the two shared pages between an application and
- * bwsched (DESIGN.md section 2).  Public: used by libbwclient, the daemon,
+ * bwsched (doc/design.md section 2).  Public: used by libbwclient, the daemon,
  * the CUDA instrumentation and device code (bwprogress.cuh), so it is
  * plain C99 that also compiles as CUDA C++.
  *

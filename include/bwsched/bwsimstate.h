@@ -16,7 +16,7 @@
  * [0,1]; traffic_ns = integral of u dt from the model's start, so over
  * [a, b] a block with times e0 (alone) and e1 (full interference) does
  * (b - a)/e0 - (1/e0 - 1/e1) * (traffic_ns(b) - traffic_ns(a)) of its
- * work (rate (1-u)/e0 + u/e1: the platform model of DESIGN.md section 5
+ * work (rate (1-u)/e0 + u/e1: the platform model of doc/design.md section 5
  * under which the analytical bound holds).  A C99 header that compiles
  * as C++.
  */

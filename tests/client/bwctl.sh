@@ -39,6 +39,18 @@ json() {	# bwctl args... | python3 expression on the parsed object d
 }
 
 "$BWCTL" -s "$SOCK" status > "$T/out" || fail "status"
+# human units in the tables (raw values stay in --json)
+grep -q '^uptime  *[0-9.]* m\{0,1\}s$' "$T/out" || fail "uptime unit: $(cat "$T/out")"
+grep -q '^period  *1.000 ms$' "$T/out" || fail "period in ms"
+grep -q '^lead  *50.0 µs$' "$T/out" || fail "lead in µs"
+grep -q '^q  *unregulated$' "$T/out" || fail "q without holders is a word"
+grep -q '^ *1  *unlimited  *unlimited ' "$T/out" || fail "no holder: unlimited budgets"
+# options after the command, as people type them
+"$BWCTL" status --json -s "$SOCK" > "$T/late" || fail "status --json -s"
+"$PYTHON3" -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d['uptime_ns'] <= 0)" "$T/late" || fail "status --json after the command: $(cat "$T/late")"
+"$BWCTL" get --socket="$SOCK" policy | grep -qx nominal || fail "get --socket= after the command"
+"$BWCTL" -s "$SOCK" status --frob >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "unknown option after the command: exit $rc, want 2"
 grep -q '^policy  *nominal' "$T/out" || fail "status table: $(cat "$T/out")"
 grep -q '^regulator  *sim' "$T/out" || fail "status regulator"
 grep -q 'THROTTLES' "$T/out" || fail "status cores table"
@@ -69,6 +81,47 @@ if [ "$(id -u)" = 0 ]; then
 else
 	"$BWCTL" -s "$SOCK" set policy greedy >/dev/null 2>&1; rc=$?
 	[ $rc -eq 1 ] || fail "non-admin set: exit $rc, want 1"
+fi
+
+# kernels: launches through the progress page are counted, and the one
+# the client holds open shows as running (the page is read, not cached)
+CLIENT=$top_builddir/examples/demo_client
+if [ -x "$CLIENT" ]; then
+	mkfifo "$T/hold"
+	"$CLIENT" "$SOCK" 3 < "$T/hold" > "$T/client" 2>&1 &
+	CPID=$!
+	exec 4> "$T/hold"
+	i=0
+	until grep -q '^ready' "$T/client"; do
+		i=$((i + 1)); [ $i -lt 400 ] || fail "demo_client: $(cat "$T/client")"
+		sleep 0.025
+	done
+	# 3 launches ended and 1 running: the ends reach the daemon within
+	# a few periods
+	i=0
+	until json 'd["kernels"][0]["launches"] >= 4' kernels; do
+		i=$((i + 1)); [ $i -lt 400 ] || fail "kernels launches: $(cat "$T/out")"
+		sleep 0.025
+	done
+	json 'd["kernels"][0]["running"] is True and d["kernels"][0]["running_launches"] == 1' kernels ||
+		fail "kernels running: $(cat "$T/out")"
+	"$BWCTL" -s "$SOCK" kernels > "$T/out"
+	# ... BOUND LAUNCHES RUNNING CLUSTERS: "3.163 ms        4       1 [["
+	grep -Eq ' ms +([4-9]|[1-9][0-9]+) +1 \[\[' "$T/out" ||
+		fail "kernels table: launches, running, bound in ms: $(cat "$T/out")"
+	"$BWCTL" -s "$SOCK" tasks > "$T/out"
+	grep -q '10.000 ms .* yes ' "$T/out" || fail "tasks: period in ms, locked yes: $(cat "$T/out")"
+	"$BWCTL" -s "$SOCK" status > "$T/out"
+	grep -q '^q  *0\.[0-9]*$' "$T/out" || fail "status q while held: $(cat "$T/out")"
+	grep -q ' MB/s ' "$T/out" || fail "held core budget in MB/s: $(cat "$T/out")"
+	# top shows regulation in action: the budget of a held period
+	"$BWCTL" -s "$SOCK" top --once --interval 0.3 > "$T/out" || fail "top --once"
+	grep -Eq '^1 +[0-9]+ +[0-9]+ +[0-9.]+ MB/s ' "$T/out" ||
+		fail "top: no held budget: $(cat "$T/out")"
+	grep -q '^1 .*histo' "$T/out" || fail "top: no kernel: $(cat "$T/out")"
+	grep -q 'Q 0\.[0-9]*  static 0\.' "$T/out" || fail "top: Q while held: $(cat "$T/out")"
+	exec 4>&-
+	wait "$CPID" || fail "demo_client exit status"
 fi
 
 # subscribe: the reply, then events until the daemon stops (exit 3)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The priority ceiling (seed 001 section 5.1): a lock holder's RT thread
+# The priority ceiling ([BWLOCK++] section 5.1): a lock holder's RT thread
 # runs at the highest registered priority until it releases the lock;
 # priority_ceiling = 0 turns it off.
 . "$top_srcdir/tests/daemon/lib.sh"

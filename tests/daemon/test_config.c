@@ -149,7 +149,18 @@ runtime(void)
 	    sizeof(err)) == 0, "missing optional file");
 	CHECK(config_load(&c, "/nonexistent/bwsched.conf", false, err,
 	    sizeof(err)) < 0, "missing -c file");
-	CHECK(config_nkeys() == 27, "27 keys, got %u", config_nkeys());
+	/* the daemon writes there as root: only the file may say where */
+	CHECK(config_set(&c, "metrics_dir", "/tmp", true, err,
+	    sizeof(err)) < 0 && strstr(err, "not settable") != NULL,
+	    "metrics_dir not settable at run time");
+	CHECK(config_set(&c, "metrics_dir", "/var/lib/node-exporter", false,
+	    err, sizeof(err)) == 0 && strcmp(c.metrics_dir,
+	    "/var/lib/node-exporter") == 0, "metrics_dir from the file");
+	CHECK(config_set(&c, "metrics_interval_ns", "1000", true, err,
+	    sizeof(err)) < 0, "metrics_interval_ns below 0.1 s");
+	CHECK(c.metrics_interval_ns == 15000000000ull,
+	    "metrics_interval_ns default");
+	CHECK(config_nkeys() == 29, "29 keys, got %u", config_nkeys());
 }
 
 int

@@ -456,7 +456,7 @@ static pid_t spawn(int faulting, volatile uint64_t *count)
 }
 
 /*
- * TFS (seed 001 Fig. 4): a faulting task and a CPU task share the
+ * TFS ([BWLOCK++] Fig. 4): a faulting task and a CPU task share the
  * regulated CPU; the budget counts page faults.  Under plain CFS the
  * faulting task is favoured and the core spends most periods throttled;
  * with the TFS penalty the CPU task runs more and the core is throttled

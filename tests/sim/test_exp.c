@@ -1,6 +1,6 @@
 /*
  * test_exp.c - the bwsim experiments at modest sizes: direction and
- * safety, not timings.  BWLOCK++ Fig. 6 and 10, seed 000 Tables 5.2-5.3.
+ * safety, not timings.  BWLOCK++ Fig. 6 and 10, [DynBW] Tables 5.2-5.3.
  */
 #include <stdint.h>
 #include <stdlib.h>
