@@ -384,24 +384,11 @@ lock_sync(bwc_t *h, const struct cpage_task *t, int launch)
 static int
 sock_connect(const char *path)
 {
-	struct sockaddr_un	sa;
-	struct timeval		tv = { BWC_REPLY_TIMEOUT_S, 0 };
-	int			s, e;
+	struct timeval	tv = { BWC_REPLY_TIMEOUT_S, 0 };
+	int		s = bwp_wire_connect(path);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return -errno;
-	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		e = -errno;
-		close(s);
-		return e;
-	}
-	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (s >= 0)
+		setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	return s;
 }
 
@@ -1090,8 +1077,16 @@ bwc_memcpy_end(bwc_t *h)
  * unlock (last one synchronized) on the socket; stream.sync is also sent
  * so streams marked by kernel.start (bwc_launch) are cleared.
  */
+/* What changed in the shadow page. */
+enum shadow_what {
+	SHADOW_ACTIVE,		/* a stream got work */
+	SHADOW_SYNC,		/* a stream was synchronized */
+	SHADOW_DEVICE_SYNC,	/* every stream was */
+	SHADOW_FORGET,		/* a stream was destroyed */
+};
+
 static int
-shadow_change(bwc_t *h, int what, uint64_t stream)
+shadow_change(bwc_t *h, enum shadow_what what, uint64_t stream)
 {
 	bool	before, after;
 	int	rc = 0;
@@ -1099,19 +1094,19 @@ shadow_change(bwc_t *h, int what, uint64_t stream)
 	pthread_mutex_lock(&h->mu);
 	before = h->shadow.active_streams != 0;
 	switch (what) {
-	case 0:
+	case SHADOW_ACTIVE:
 		rc = cpage_stream_active(&h->shadow_t, stream);
 		if (rc < 0)
 			rc = fail(h, rc, "more than %d streams",
 			    BWSHM_MAX_STREAMS);
 		break;
-	case 1:
+	case SHADOW_SYNC:
 		cpage_stream_sync(&h->shadow_t, stream);
 		break;
-	case 2:
+	case SHADOW_DEVICE_SYNC:
 		cpage_device_sync(&h->shadow_t);
 		break;
-	default:
+	case SHADOW_FORGET:
 		cpage_stream_forget(&h->shadow_t, stream);
 		break;
 	}
@@ -1120,9 +1115,9 @@ shadow_change(bwc_t *h, int what, uint64_t stream)
 		rc = call_simple(h, BWP_OP_LOCK);
 	else if (rc >= 0 && before && !after)
 		rc = call_simple(h, BWP_OP_UNLOCK);
-	if (rc >= 0 && what == 2)
+	if (rc >= 0 && what == SHADOW_DEVICE_SYNC)
 		rc = call_stream(h, BWP_OP_STREAM_SYNC, "all", 0);
-	else if (rc >= 0 && what != 0)
+	else if (rc >= 0 && what != SHADOW_ACTIVE)
 		rc = call_stream(h, BWP_OP_STREAM_SYNC, "stream", stream);
 	pthread_mutex_unlock(&h->mu);
 	return rc < 0 ? rc : 0;
@@ -1135,7 +1130,7 @@ bwc_stream_active(bwc_t *h, uint64_t stream)
 	int			 rc;
 
 	if (t == NULL)
-		return shadow_change(h, 0, stream);
+		return shadow_change(h, SHADOW_ACTIVE, stream);
 	rc = cpage_stream_active(t, stream);
 	if (rc < 0)
 		return fail(h, rc, "more than %d streams", BWSHM_MAX_STREAMS);
@@ -1149,7 +1144,7 @@ bwc_stream_sync(bwc_t *h, uint64_t stream)
 	struct cpage_task	*t = live(h);
 
 	if (t == NULL)
-		return shadow_change(h, 1, stream);
+		return shadow_change(h, SHADOW_SYNC, stream);
 	cpage_stream_sync(t, stream);
 	return lock_sync(h, t, 0);
 }
@@ -1160,7 +1155,7 @@ bwc_device_sync(bwc_t *h)
 	struct cpage_task	*t = live(h);
 
 	if (t == NULL)
-		return shadow_change(h, 2, 0);
+		return shadow_change(h, SHADOW_DEVICE_SYNC, 0);
 	cpage_device_sync(t);
 	return lock_sync(h, t, 0);
 }
@@ -1171,7 +1166,7 @@ bwc_stream_forget(bwc_t *h, uint64_t stream)
 	struct cpage_task	*t = live(h);
 
 	if (t == NULL)
-		return shadow_change(h, 3, stream);
+		return shadow_change(h, SHADOW_FORGET, stream);
 	cpage_stream_forget(t, stream);
 	return lock_sync(h, t, 0);
 }

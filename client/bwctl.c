@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "bwctl_top.h"
@@ -363,19 +362,12 @@ print_text(const msgpack_object *o)
 static void
 ctl_connect(struct ctl *c, const char *path)
 {
-	struct sockaddr_un	sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa.sun_path))
+	c->sock = bwp_wire_connect(path);
+	if (c->sock == -ENAMETOOLONG)
 		die(EX_USAGE, "socket path too long: %s", path);
-	strcpy(sa.sun_path, path);
-	c->sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (c->sock < 0)
-		die(EX_CONNECT, "socket: %s", strerror(errno));
-	if (connect(c->sock, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		die(EX_CONNECT, "cannot connect to %s: %s", path,
-		    strerror(errno));
+		    strerror(-c->sock));
 }
 
 /* Receive one message that is not a stale reply; exits when the link breaks. */
@@ -746,7 +738,7 @@ main(int argc, char **argv)
 	else if (strcmp(cmd, "metrics") == 0)
 		o = cmd_simple(&c, BWP_OP_METRICS, argc, argv);
 	else if (strcmp(cmd, "get") == 0 || strcmp(cmd, "set") == 0)
-		o = cmd_get_set(&c, cmd[0] == 's', argc, argv);
+		o = cmd_get_set(&c, strcmp(cmd, "set") == 0, argc, argv);
 	else
 		cmd_subscribe(&c, argc, argv);
 	close(c.sock);

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -210,25 +209,19 @@ static int
 conn_open(struct conn *c, const char *path, const char *topics[],
     int ntopics)
 {
-	struct sockaddr_un	sa;
 	struct bwp_writer	w;
 	struct bwp_msg		m;
 	uint64_t		id;
 	int			i, rc;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
 	c->next_id = 1;
 	c->buf = malloc(BWP_RECV_BUF);
 	for (i = 0; i < 4; i++)
 		c->keep[i] = malloc(BWP_RECV_BUF);
-	c->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (c->buf == NULL || c->keep[3] == NULL || c->fd < 0 ||
-	    connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		return -errno;
+	if (c->buf == NULL || c->keep[3] == NULL)
+		return -ENOMEM;
+	if ((c->fd = bwp_wire_connect(path)) < 0)
+		return c->fd;
 	bwp_w_init(&w);
 	bwp_w_request(&w, id = c->next_id++, BWP_OP_HELLO);
 	bwp_w_kuint(&w, "pid", (uint64_t)getpid());
@@ -249,6 +242,15 @@ conn_open(struct conn *c, const char *path, const char *topics[],
 	if (rc == 0)
 		bwp_msg_free(&m);
 	return rc;
+}
+
+/* conn_open() failed with rc: say where and why; the exit code. */
+static int
+open_failed(const char *cmd, const char *path, int rc)
+{
+	fprintf(stderr, "bwctl: %s: cannot connect to %s: %s\n", cmd, path,
+	    strerror(-rc));
+	return rc == -ENAMETOOLONG ? EX_USAGE : EX_CONNECT;
 }
 
 static void
@@ -676,9 +678,9 @@ bwctl_top(const char *path, int argc, char **argv)
 	if (iters == 0 || !(interval >= 0.1 && interval <= 60))
 		return fail("top: bad --iterations or --interval", EX_USAGE);
 	memset(&v, 0, sizeof(v));
-	if (conn_open(&c, path, topics, 2) < 0) {
+	if ((rc = conn_open(&c, path, topics, 2)) < 0) {
 		conn_close(&c);
-		return fail("top: cannot talk to the daemon", EX_CONNECT);
+		return open_failed("top", path, rc);
 	}
 	for (i = 0; iters < 0 || i < iters; i++) {
 		if (collect(&c, &v, (uint64_t)(interval * 1000)) < 0 ||
@@ -753,9 +755,9 @@ bwctl_trace(const char *path, int argc, char **argv)
 			return fail("usage: trace [--csv] [--count N]",
 			    EX_USAGE);
 	}
-	if (conn_open(&c, path, topics, 1) < 0) {
+	if ((rc = conn_open(&c, path, topics, 1)) < 0) {
 		conn_close(&c);
-		return fail("trace: cannot talk to the daemon", EX_CONNECT);
+		return open_failed("trace", path, rc);
 	}
 	if (csv)
 		printf("period,ts_ns,q,q_static,holders,late,late_ns,cost_ns,"

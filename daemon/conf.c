@@ -63,7 +63,7 @@ static const struct key keys[] = {
 	{ "device", K_STR, F(device), 1, CONFIG_MAX_PATH - 1, 0, 0 },
 	{ "event_type", K_U64, F(event_type), 0, 4294967295.0, 0, 0 },
 	{ "event_config", K_U64, F(event_config), 0, 1.8e19, 0, 0 },
-	{ "metrics_dir", K_STR, F(metrics_dir), 0, CONFIG_MAX_PATH - 1, 0, 1 },
+	{ "metrics_dir", K_STR, F(metrics_dir), 0, CONFIG_MAX_PATH - 1, 0, 0 },
 	{ "metrics_interval_ns", K_U64, F(metrics_interval_ns), 1e8, 3.6e12,
 	    0, 1 },
 };

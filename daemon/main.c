@@ -112,6 +112,8 @@ main(int argc, char **argv)
 	d.config_optional = true;
 	d.listen_fd = -1;
 	d.socket_override = getenv(BWP_SOCKET_ENV);
+	if (d.socket_override != NULL && d.socket_override[0] == '\0')
+		d.socket_override = NULL;	/* unset, as bwctl reads it */
 	d.requests.dispatch = ops_dispatch;
 	d.requests.reject_rate = ops_reject_rate;
 	if (parse_args(&d, argc, argv, &fg, &check) < 0)

@@ -1,15 +1,17 @@
 /*
  * metrics.c - Prometheus text of the daemon's state (see metrics.h).
  *
- * One sample is taken (struct sample), then printed from tables: a new
- * counter or gauge is a field in struct sample, where take() fills it,
- * and one line in scalars[].  Names follow Prometheus conventions:
- * bwsched_ prefix, base units (seconds, events), _total on counters.
+ * One sample is taken (struct sample), then printed from tables.  A new
+ * counter of the engine's (struct period_stats) is one line in
+ * scalars[], one of the regulator's per core (struct reg_core_stats)
+ * one line in core_counters[]; the daemon's own values are a field of
+ * struct sample that take() fills and a line in scalars[].  Names
+ * follow Prometheus conventions: bwsched_ prefix, base units (seconds,
+ * events), _total on counters.
  */
 #include <config.h>
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,35 +22,37 @@
 #include "msg.h"
 
 struct sample {
-	/* scalars[] */
+	/* what the daemon itself knows, for the SELF rows of scalars[] */
 	double			uptime, clients, tasks, kernels, holders;
-	double			q, q_static, periods, decided, applied, late;
-	double			apply_errors, redecided, idle, dropped;
-	double			launches, bad_slots, realtime;
-	double			refused;
-	double			lead, lookahead, plan_first, plan_ahead;
-	double			fallbacks, plans_refused, unregulated;
-	double			lock_limited, lock_errors, kicks;
-	double			kick_lowered, kick_seconds, kick_max;
-	/* the families below */
-	double			lateness[3], cost[3];	/* p50, p99, max */
-	struct reg_stats	reg;
+	double			q, q_static, realtime, refused;
+	double			lookahead, kicks, kick_lowered;
+	double			kick_seconds, kick_max;
+	struct period_stats	ps;		/* the engine's: PERIOD rows */
+	struct reg_stats	reg;		/* the regulator's: cores[] */
 	uint64_t		budget[REG_MAX_CORES];
 	unsigned int		nbudget;
 	uint64_t		errors[BWP_E_MAX];
 };
 
 enum kind { GAUGE, COUNTER };
+/* where a scalar's value is: a double of struct sample, or a uint64_t
+ * of the engine's struct period_stats (scaled: ns to seconds) */
+enum src { SELF, PERIOD };
 
 struct scalar {
 	const char	*name;
 	enum kind	 kind;
+	enum src	 src;
 	size_t		 off;
+	double		 scale;
 	const char	*help;
 };
 
-#define S(f)	offsetof(struct sample, f)
+#define S(f)	SELF, offsetof(struct sample, f), 1
+#define P(f)	PERIOD, offsetof(struct period_stats, f), 1
+#define PNS(f)	PERIOD, offsetof(struct period_stats, f), 1e-9
 
+/* A new counter of the engine's is one line here (and bwsched(8)). */
 static const struct scalar scalars[] = {
 	{ "bwsched_uptime_seconds", GAUGE, S(uptime),
 	    "Time since the daemon started." },
@@ -64,33 +68,22 @@ static const struct scalar scalars[] = {
 	    "Q-bar of the lock holders (the static budget); -1 when none." },
 	{ "bwsched_realtime", GAUGE, S(realtime),
 	    "1 when the period thread runs SCHED_FIFO." },
-	{ "bwsched_periods_total", COUNTER, S(periods),
-	    "Regulation periods the regulator has run." },
-	{ "bwsched_periods_decided_total", COUNTER, S(decided),
+	{ "bwsched_clients_refused_total", COUNTER, S(refused),
+	    "Connections refused at max_clients." },
+	{ "bwsched_periods_decided_total", COUNTER, P(periods),
 	    "Periods the engine woke up for." },
-	{ "bwsched_periods_applied_total", COUNTER, S(applied),
+	{ "bwsched_periods_applied_total", COUNTER, P(applied),
 	    "Periods whose dynamic budget reached the regulator in time." },
-	{ "bwsched_periods_late_total", COUNTER, S(late),
+	{ "bwsched_periods_late_total", COUNTER, P(late),
 	    "Wake-ups too late for the period they were for: it ran on the "
 	    "previous plan's look-ahead entry, or on the static budget." },
-	{ "bwsched_lead_seconds", GAUGE, S(lead),
+	{ "bwsched_lead_seconds", GAUGE, PNS(lead_ns),
 	    "How long before a period boundary the engine wakes now (it "
 	    "adapts)." },
 	{ "bwsched_lookahead_periods", GAUGE, S(lookahead),
 	    "Periods each plan covers." },
-	{ "bwsched_periods_plan_first_total", COUNTER, S(plan_first),
-	    "Periods the regulator ran on a plan's first entry (fresh)." },
-	{ "bwsched_periods_plan_ahead_total", COUNTER, S(plan_ahead),
-	    "Periods the regulator ran on a later (look-ahead) plan entry." },
-	{ "bwsched_periods_static_total", COUNTER, S(fallbacks),
-	    "Periods with a lock holder the regulator ran on the static "
-	    "budget (or the fail-safe one)." },
-	{ "bwsched_periods_unregulated_total", COUNTER, S(unregulated),
-	    "Periods with no limit at all." },
-	{ "bwsched_plans_refused_total", COUNTER, S(plans_refused),
-	    "Periods whose newest plan came too late to govern them." },
-	{ "bwsched_periods_lock_limited_total", COUNTER, S(lock_limited),
-	    "Periods a held lock slot the plan had not seen lowered." },
+	{ "bwsched_lock_slot_errors_total", COUNTER, P(lock_errors),
+	    "Times the engine could not read the lock slots." },
 	{ "bwsched_lock_kicks_total", COUNTER, S(kicks),
 	    "Lock-slot kicks (a task taking the lock) the regulator handled." },
 	{ "bwsched_lock_kicks_lowered_total", COUNTER, S(kick_lowered),
@@ -100,25 +93,56 @@ static const struct scalar scalars[] = {
 	    "bwsched_lock_kicks_total for the mean)." },
 	{ "bwsched_lock_enforce_max_seconds", GAUGE, S(kick_max),
 	    "Longest time from a kick to every core enforcing it." },
-	{ "bwsched_lock_slot_errors_total", COUNTER, S(lock_errors),
-	    "Times the engine could not read the lock slots." },
-	{ "bwsched_periods_redecided_total", COUNTER, S(redecided),
+	{ "bwsched_periods_redecided_total", COUNTER, P(redecided),
 	    "Decisions redone because the lock holders changed meanwhile." },
-	{ "bwsched_periods_idle_total", COUNTER, S(idle),
+	{ "bwsched_periods_idle_total", COUNTER, P(idle),
 	    "Heartbeat-only wake-ups with no task registered." },
-	{ "bwsched_apply_errors_total", COUNTER, S(apply_errors),
+	{ "bwsched_apply_errors_total", COUNTER, P(apply_errors),
 	    "Budgets the regulator refused." },
-	{ "bwsched_records_dropped_total", COUNTER, S(dropped),
+	{ "bwsched_records_dropped_total", COUNTER, P(dropped),
 	    "Period or launch records lost to a slow event loop." },
-	{ "bwsched_launches_total", COUNTER, S(launches),
+	{ "bwsched_launches_total", COUNTER, P(launches),
 	    "Kernel launches seen to end (with a launch record)." },
-	{ "bwsched_bad_slots_total", COUNTER, S(bad_slots),
+	{ "bwsched_bad_slots_total", COUNTER, P(bad_slots),
 	    "Progress-page slots rejected as invalid." },
-	{ "bwsched_clients_refused_total", COUNTER, S(refused),
-	    "Connections refused at max_clients." },
 };
 
 #define NSCALARS	(sizeof(scalars) / sizeof(scalars[0]))
+
+/* Per-core counters of the regulator's (struct reg_core_stats). */
+struct core_counter {
+	const char	*name;
+	size_t		 off;
+	double		 scale;
+	const char	*help;
+};
+
+#define C(f, scale)	offsetof(struct reg_core_stats, f), scale
+
+/* A new per-core counter of the regulator's is one line here. */
+static const struct core_counter core_counters[] = {
+	{ "bwsched_core_events_total", C(events, 1),
+	    "Memory events the BE core used." },
+	{ "bwsched_core_throttles_total", C(throttles, 1),
+	    "Periods in which the BE core was throttled." },
+	{ "bwsched_core_throttled_seconds_total", C(throttled_ns, 1e-9),
+	    "Time the BE core spent throttled." },
+	{ "bwsched_core_fallback_periods_total", C(fallbacks, 1),
+	    "Periods with a lock holder the BE core ran on the static (or "
+	    "fail-safe) budget." },
+	{ "bwsched_core_plan_first_periods_total", C(plan_first, 1),
+	    "Periods the BE core ran on a plan's first (fresh) entry." },
+	{ "bwsched_core_plan_ahead_periods_total", C(plan_ahead, 1),
+	    "Periods the BE core ran on a later (look-ahead) plan entry." },
+	{ "bwsched_core_unregulated_periods_total", C(unregulated, 1),
+	    "Periods the BE core ran with no limit at all." },
+	{ "bwsched_core_plans_refused_total", C(refused, 1),
+	    "Periods whose newest plan came too late to govern them." },
+	{ "bwsched_core_lock_limited_periods_total", C(lock_limited, 1),
+	    "Periods a held lock slot the plan had not seen lowered." },
+};
+
+#define NCORE_COUNTERS	(sizeof(core_counters) / sizeof(core_counters[0]))
 
 unsigned int
 metrics_budgets(struct bwsched *d, uint64_t *out, unsigned int max)
@@ -139,12 +163,9 @@ metrics_budgets(struct bwsched *d, uint64_t *out, unsigned int max)
 static void
 take(struct bwsched *d, struct sample *s)
 {
-	struct period_stats	ps;
-
 	memset(s, 0, sizeof(*s));
-	memset(&ps, 0, sizeof(ps));
 	if (d->engine != NULL)
-		engine_stats(d->engine, &ps);
+		engine_stats(d->engine, &s->ps);
 	if (d->reg_ops->stats(d->reg, &s->reg) < 0)
 		memset(&s->reg, 0, sizeof(s->reg));
 	s->uptime = (double)(bwsched_now() - d->start_ns) / 1e9;
@@ -155,40 +176,28 @@ take(struct bwsched *d, struct sample *s)
 	s->q = d->engine != NULL ? engine_q(d->engine) :
 	    tasks_q_static(d->tasks);
 	s->q_static = tasks_q_static(d->tasks);
-	s->realtime = ps.rt;
-	s->periods = (double)s->reg.period;
-	s->decided = (double)ps.periods;
-	s->applied = (double)ps.applied;
-	s->late = (double)ps.late;
-	s->redecided = (double)ps.redecided;
-	s->idle = (double)ps.idle;
-	s->apply_errors = (double)ps.apply_errors;
-	s->dropped = (double)ps.dropped;
-	s->launches = (double)ps.launches;
-	s->bad_slots = (double)ps.bad_slots;
+	s->realtime = s->ps.rt;
 	s->refused = (double)d->clients_refused;
-	s->lead = (double)ps.lead_ns / 1e9;
-	s->lookahead = ps.plan_len;
-	s->lock_errors = (double)ps.lock_errors;
-	/* one choice per period for all cores: core 0 counts */
-	s->plan_first = (double)s->reg.core[0].plan_first;
-	s->plan_ahead = (double)s->reg.core[0].plan_ahead;
-	s->fallbacks = (double)s->reg.core[0].fallbacks;
-	s->plans_refused = (double)s->reg.core[0].refused;
-	s->unregulated = (double)s->reg.core[0].unregulated;
-	s->lock_limited = (double)s->reg.core[0].lock_limited;
+	s->lookahead = s->ps.plan_len;
 	s->kicks = (double)s->reg.lock.kicks;
 	s->kick_lowered = (double)s->reg.lock.kick_lowered;
 	s->kick_seconds = (double)s->reg.lock.kick_ns_sum / 1e9;
 	s->kick_max = (double)s->reg.lock.kick_ns_max / 1e9;
-	s->lateness[0] = (double)ps.lateness_p50_ns / 1e9;
-	s->lateness[1] = (double)ps.lateness_p99_ns / 1e9;
-	s->lateness[2] = (double)ps.lateness_max_ns / 1e9;
-	s->cost[0] = (double)ps.cost_p50_ns / 1e9;
-	s->cost[1] = (double)ps.cost_p99_ns / 1e9;
-	s->cost[2] = (double)ps.cost_max_ns / 1e9;
 	s->nbudget = metrics_budgets(d, s->budget, REG_MAX_CORES);
 	memcpy(s->errors, d->errors, sizeof(s->errors));
+}
+
+static double
+scalar_value(const struct scalar *m, const struct sample *s)
+{
+	const char	*base = m->src == SELF ? (const char *)s :
+			    (const char *)&s->ps;
+
+	if (m->src == SELF)
+		return *(const double *)(const void *)(base + m->off) *
+		    m->scale;
+	return (double)*(const uint64_t *)(const void *)(base + m->off) *
+	    m->scale;
 }
 
 static void
@@ -211,59 +220,44 @@ label(FILE *f, const char *v)
 	}
 }
 
+/* p50, p99 and the maximum in ns, as a summary in seconds */
 static void
-quantiles(FILE *f, const char *name, const char *help, const double *v,
-    double count)
+quantiles(FILE *f, const char *name, const char *help, uint64_t p50,
+    uint64_t p99, uint64_t max, uint64_t count)
 {
-	static const char *const q[] = { "0.5", "0.99", "1" };
-	int			  i;
-
 	head(f, name, "summary", help);
-	for (i = 0; i < 3; i++)
-		fprintf(f, "%s{quantile=\"%s\"} %.9g\n", name, q[i], v[i]);
-	fprintf(f, "%s_count %.17g\n", name, count);
+	fprintf(f, "%s{quantile=\"0.5\"} %.9g\n", name, (double)p50 / 1e9);
+	fprintf(f, "%s{quantile=\"0.99\"} %.9g\n", name, (double)p99 / 1e9);
+	fprintf(f, "%s{quantile=\"1\"} %.9g\n", name, (double)max / 1e9);
+	fprintf(f, "%s_count %llu\n", name, (unsigned long long)count);
 }
 
 static void
 cores(FILE *f, struct bwsched *d, const struct sample *s)
 {
-	static const char *const names[] = {
-		"bwsched_core_budget_events",
-		"bwsched_core_events_total",
-		"bwsched_core_throttles_total",
-		"bwsched_core_throttled_seconds_total" };
-	static const char *const helps[] = {
-		"The BE core's budget in memory events per period now; +Inf "
-		    "when unregulated.",
-		"Memory events the BE core used.",
-		"Periods in which the BE core was throttled.",
-		"Time the BE core spent throttled." };
-	const struct reg_core_stats	*c;
-	unsigned int			 m, i;
+	const struct core_counter	*m;
+	unsigned int			 i, n = d->cfg.ncores < REG_MAX_CORES ?
+					     d->cfg.ncores : REG_MAX_CORES;
 	double				 v;
 
-	for (m = 0; m < 4; m++) {
-		head(f, names[m], m == 0 ? "gauge" : "counter", helps[m]);
-		for (i = 0; i < d->cfg.ncores && i < REG_MAX_CORES; i++) {
-			c = i < s->reg.ncores ? &s->reg.core[i] : NULL;
-			if (m == 0)
-				v = i >= s->nbudget || s->budget[i] ==
-				    REG_UNLIMITED ? INFINITY :
-				    (double)s->budget[i];
-			else if (c == NULL)
-				v = 0;
-			else if (m == 1)
-				v = (double)c->events;
-			else if (m == 2)
-				v = (double)c->throttles;
-			else
-				v = (double)c->throttled_ns / 1e9;
-			fprintf(f, "%s{cpu=\"%d\"} ", names[m],
-			    d->cfg.cores[i]);
-			if (isinf(v))
-				fputs("+Inf\n", f);
-			else
-				fprintf(f, "%.17g\n", v);
+	head(f, "bwsched_core_budget_events", "gauge", "The BE core's budget "
+	    "in memory events per period now; +Inf when unregulated.");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "bwsched_core_budget_events{cpu=\"%d\"} ",
+		    d->cfg.cores[i]);
+		if (i >= s->nbudget || s->budget[i] == REG_UNLIMITED)
+			fputs("+Inf\n", f);
+		else
+			fprintf(f, "%llu\n", (unsigned long long)s->budget[i]);
+	}
+	for (m = core_counters; m < core_counters + NCORE_COUNTERS; m++) {
+		head(f, m->name, "counter", m->help);
+		for (i = 0; i < n; i++) {
+			v = i >= s->reg.ncores ? 0 : (double)*(const uint64_t *)
+			    (const void *)((const char *)&s->reg.core[i] +
+			    m->off) * m->scale;
+			fprintf(f, "%s{cpu=\"%d\"} %.17g\n", m->name,
+			    d->cfg.cores[i], v);
 		}
 	}
 }
@@ -324,14 +318,20 @@ metrics_text(struct bwsched *d, size_t *len)
 		head(f, scalars[i].name, scalars[i].kind == COUNTER ?
 		    "counter" : "gauge", scalars[i].help);
 		fprintf(f, "%s %.17g\n", scalars[i].name,
-		    *(const double *)(const void *)((const char *)&s +
-		    scalars[i].off));
+		    scalar_value(&scalars[i], &s));
 	}
+	/* the regulator's period number: all cores share its clock */
+	head(f, "bwsched_periods_total", "counter",
+	    "Regulation periods the regulator has run.");
+	fprintf(f, "bwsched_periods_total %llu\n",
+	    (unsigned long long)s.reg.period);
 	quantiles(f, "bwsched_period_lateness_seconds", "How late the "
-	    "period thread woke up (percentiles since start).", s.lateness,
-	    s.decided);
+	    "period thread woke up (percentiles since start).",
+	    s.ps.lateness_p50_ns, s.ps.lateness_p99_ns, s.ps.lateness_max_ns,
+	    s.ps.periods);
 	quantiles(f, "bwsched_period_cost_seconds", "CPU time the engine "
-	    "spent per period (percentiles since start).", s.cost, s.decided);
+	    "spent per period (percentiles since start).", s.ps.cost_p50_ns,
+	    s.ps.cost_p99_ns, s.ps.cost_max_ns, s.ps.periods);
 	cores(f, d, &s);
 	kernels(f, d);
 	errors(f, &s);

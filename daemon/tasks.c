@@ -858,10 +858,13 @@ tasks_lock(struct tasks *ts, struct task *t, bool lock, char *err,
 	return BWP_OK;
 }
 
-/* One slot's header under its seqlock; false while it is rewritten. */
+/*
+ * One slot's header under its seqlock; false while it is rewritten.
+ * *seq is the sequence it was read at.
+ */
 static bool
 slot_read(const struct task *t, uint32_t slot, uint32_t *state,
-    uint32_t *kernel, uint64_t *launch_ns)
+    uint32_t *kernel, uint64_t *seq)
 {
 	const struct bwshm_launch	*l = slot_of(t, slot);
 	uint64_t			s1, s2;
@@ -869,29 +872,39 @@ slot_read(const struct task *t, uint32_t slot, uint32_t *state,
 	s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
 	*state = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
 	*kernel = __atomic_load_n(&l->kernel, __ATOMIC_RELAXED);
-	*launch_ns = __atomic_load_n(&l->launch_ns, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	s2 = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
+	*seq = s1;
 	return !(s1 & 1) && s1 == s2;
 }
 
+/*
+ * A slot's sequence counts its rewrites: every launch is a claim and a
+ * release, each one seqlock section (bwshm.h), so seq 2 after the first
+ * claim, 4 after its release, 6 after the next claim: (seq + 2) / 4
+ * claims.  Polls the loop misses (a busy machine, launches shorter than
+ * the poll) lose no launch; one that misses a change of kernel in a slot
+ * credits the kernel it then finds.
+ */
 void
 tasks_count_launches(struct tasks *ts)
 {
 	struct task	*t;
 	struct kernel	*k;
-	uint64_t	 launch_ns;
+	uint64_t	 seq, claims;
 	uint32_t	 st, kid, i;
 
 	for (t = ts->list; t != NULL; t = t->next) {
 		for (i = 0; t->pp != NULL && i < t->nslots &&
 		    i < BWSHM_MAX_SLOTS; i++) {
-			if (!slot_read(t, i, &st, &kid, &launch_ns) ||
-			    launch_ns == 0 || launch_ns == t->slot_seen[i])
+			if (!slot_read(t, i, &st, &kid, &seq))
 				continue;
-			t->slot_seen[i] = launch_ns;
+			claims = (seq + 2) / 4;
+			if (claims <= t->slot_seen[i])
+				continue;
 			if ((k = find_kernel(t, kid)) != NULL)
-				k->page_launches++;
+				k->page_launches += claims - t->slot_seen[i];
+			t->slot_seen[i] = claims;
 		}
 	}
 }
@@ -899,13 +912,13 @@ tasks_count_launches(struct tasks *ts)
 unsigned int
 tasks_kernel_running(const struct task *t, uint32_t kernel)
 {
-	uint64_t	launch_ns;
+	uint64_t	seq;
 	uint32_t	st, kid, i;
 	unsigned int	n = 0;
 
 	/* a slot being rewritten is a launch starting or ending */
 	for (i = 0; t->pp != NULL && i < t->nslots; i++)
-		if (slot_read(t, i, &st, &kid, &launch_ns) &&
+		if (slot_read(t, i, &st, &kid, &seq) &&
 		    st == BWSHM_SLOT_RUNNING && kid == kernel)
 			n++;
 	return n;

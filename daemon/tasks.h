@@ -71,8 +71,8 @@ struct task {
 					 * started with a progress slot */
 	uint64_t		next_launch;
 	uint64_t		dead_gen;	/* buried: gen without it */
-	uint64_t		slot_seen[BWSHM_MAX_SLOTS]; /* launch_ns
-					 * counted last, per slot */
+	uint64_t		slot_seen[BWSHM_MAX_SLOTS]; /* claims
+					 * counted, per progress slot */
 	int			lock_slot;	/* regulator lock slot, -1 */
 	uint64_t		lock_events;	/* its static budget told */
 };
@@ -169,10 +169,9 @@ bool		 tasks_none(const struct tasks *);
 int		 tasks_slot_end(struct tasks *, uint32_t task, uint32_t slot,
 		    uint64_t launch_ns, uint64_t *end_ns);
 /*
- * Count the launches that appeared on the progress pages since the last
- * call (a slot's launch_ns changed) into their kernels' page_launches.
- * Called with the page poll: two launches in one slot between two calls
- * count as one.
+ * Count the launches made on the progress pages since the last call
+ * into their kernels' page_launches, from each slot's sequence word (it
+ * counts claims and releases), so a poll the loop misses loses nothing.
  */
 void		 tasks_count_launches(struct tasks *);
 /* Progress-page slots of t running kernel now (read, not cached). */

@@ -90,13 +90,13 @@ phase nominal "$((SECS / 3))" || echo "demo_gpu reported launches over the bound
 
 section "what the numbers mean"
 cat <<'TXT'
-Q is the share of the memory bandwidth the best-effort (BE) cores may use
-in one period (1 ms) while a real-time GPU kernel holds the bandwidth lock:
-0.13 means 13 % of the bandwidth the platform can serve, split over the BE
-cores; "unregulated" means no kernel holds the lock and the BE cores run
-free.  Q-bar is the static Q: the largest Q with which the kernel still
-meets its bound if nothing else is known.  The daemon computes it when the
-kernel registers, from the kernel's profile.  NOMINAL always runs at Q-bar.
+Q is how much memory traffic the best-effort (BE) cores may make in one
+period (1 ms) while a real-time GPU kernel holds the bandwidth lock, as a
+share of the most they can make: 0.13 means 13 %, split over the BE cores;
+"unregulated" means no kernel holds the lock and the BE cores run free.
+Q-bar is the static Q: the largest Q with which the kernel still meets its
+bound if nothing else is known.  The daemon computes it when the kernel
+registers, from the kernel's profile.  NOMINAL always runs at Q-bar.
 SMOOTH watches the kernel's progress (finished blocks) and gives the BE
 cores more than Q-bar while the kernel is ahead of its schedule.  A late
 period is one the engine could not decide before it began: it then runs at
@@ -140,8 +140,8 @@ END {
 		    "last summary).\n", (r - 1) * 100
 	else
 		printf "SMOOTH gained little here: %s %% of its held periods " \
-		    "were late, and a late period runs at Q-bar, as NOMINAL " \
-		    "does.\nOn this machine the period thread does not " \
+		    "were late, and a late period\nruns at Q-bar, as NOMINAL " \
+		    "does: on this machine the period thread does not\n" \
 		    "wake in time (other work, no dedicated core).\n", late
 }' "$T/ratio"
 read e0 e1 t0 t1 < "$T/be-smooth"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <bwsched/bwshm.h>
@@ -16,6 +17,27 @@
 #include "wire.h"
 
 #define PAGE_SEALS	(F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+
+int
+bwp_wire_connect(const char *path)
+{
+	struct sockaddr_un	sa;
+	int			s, e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if ((s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0)
+		return -errno;
+	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		e = -errno;
+		close(s);
+		return e;
+	}
+	return s;
+}
 
 int
 bwp_wire_send(int sock, const void *buf, size_t len, const int *fds,

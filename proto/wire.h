@@ -25,6 +25,13 @@ struct bwp_recv {
 };
 
 /*
+ * Connect a SOCK_SEQPACKET socket (close-on-exec, blocking) to the
+ * daemon at path.  Returns the descriptor or -errno (-ENAMETOOLONG when
+ * path does not fit sun_path).
+ */
+int	bwp_wire_connect(const char *path);
+
+/*
  * Send one datagram (MSG_NOSIGNAL plus flags, e.g. MSG_DONTWAIT) with
  * nfds descriptors.  Returns 0 or -errno.
  */

@@ -26,6 +26,9 @@ static const struct {
 	    "[--json]" },
 	{ "plot", an_plot_main, "plot edf TRACE|gq PROFILE|pwcet SAMPLES "
 	    "-o PREFIX ... (see doc/profiling.md)" },
+	{ "ptx", an_ptx_main, "ptx FILE.ptx [--kernel NAME] --grid X[,Y] "
+	    "--block X[,Y] [--param NAME=VALUE]... [--l1 16K,4,128] [--json] "
+	    "(more in doc/gpu-model.md)" },
 };
 
 #define BWANALYZE_NCMDS (sizeof(bwanalyze_cmds) / sizeof(bwanalyze_cmds[0]))

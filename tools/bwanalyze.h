@@ -19,4 +19,7 @@ int	an_cluster_main(int, char **);
 int	an_evt_main(int, char **);
 int	an_plot_main(int, char **);
 
+/* tools/an_ptx.c: the warp-level GPU model's analyzer */
+int	an_ptx_main(int, char **);
+
 #endif /* BWANALYZE_H */

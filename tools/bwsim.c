@@ -557,6 +557,11 @@ static const struct {
 	    "[--csv FILE] (more in bwsim(1))" },
 	{ "plot", bwsim_plot_main, "plot q|vruntime|shares|throttle "
 	    "[-o PREFIX] [--profile K.bwk] [--seed S]" },
+	{ "sm", bwsim_sm_main, "sm FILE.ptx --grid X[,Y] --block X[,Y] ... "
+	    "--policy lrr|gto|rtpaws [--reorder] [--runs N] [--json]" },
+	{ "warps", bwsim_warps_main, "warps --example fig4.1 [--search] | "
+	    "warps FILE.ptx --grid X[,Y] --block X[,Y] ... [--p 2,4,8] "
+	    "[--json]" },
 };
 
 #define BWSIM_NCMDS (sizeof(bwsim_cmds) / sizeof(bwsim_cmds[0]))

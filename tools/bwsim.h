@@ -18,5 +18,8 @@ int	bwsim_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 int	bwsim_load_profile(const char *path, struct profile *p);
 
 int	bwsim_plot_main(int, char **);
+/* tools/bwsim_gpu.c: the warp-level GPU model */
+int	bwsim_sm_main(int, char **);
+int	bwsim_warps_main(int, char **);
 
 #endif /* BWSIM_H */

@@ -114,6 +114,12 @@ if [ -x "$CLIENT" ]; then
 	"$BWCTL" -s "$SOCK" status > "$T/out"
 	grep -q '^q  *0\.[0-9]*$' "$T/out" || fail "status q while held: $(cat "$T/out")"
 	grep -q ' MB/s ' "$T/out" || fail "held core budget in MB/s: $(cat "$T/out")"
+	# top shows regulation in action: the budget of a held period
+	"$BWCTL" -s "$SOCK" top --once --interval 0.3 > "$T/out" || fail "top --once"
+	grep -Eq '^1 +[0-9]+ +[0-9]+ +[0-9.]+ MB/s ' "$T/out" ||
+		fail "top: no held budget: $(cat "$T/out")"
+	grep -q '^1 .*histo' "$T/out" || fail "top: no kernel: $(cat "$T/out")"
+	grep -q 'Q 0\.[0-9]*  static 0\.' "$T/out" || fail "top: Q while held: $(cat "$T/out")"
 	exec 4>&-
 	wait "$CPID" || fail "demo_client exit status"
 fi

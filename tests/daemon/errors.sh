@@ -60,6 +60,10 @@ grep -q 'socket group "bwsched-no-such-group" does not exist: the socket stays r
 stop_daemon || fail "daemon exit status"
 grep -q 'closed: hung up' "$T/log" && fail "hang-ups logged at info"
 
+# top and trace name the socket they could not reach
+"$top_builddir/client/bwctl" -s "$T/nobody.sock" top --once > "$T/out" 2>&1 && fail "top without a daemon"
+grep -q "top: cannot connect to $T/nobody.sock: " "$T/out" || fail "top: $(cat "$T/out")"
+
 # a client with no daemon names the socket it tried
 if [ -x "$CLIENT" ]; then
 	"$CLIENT" "$T/nobody.sock" > "$T/out" 2>&1 && fail "demo_client without a daemon"

@@ -134,6 +134,9 @@ bad(void)
 static void
 runtime(void)
 {
+	static const char	lead1[] = "lead_max_ns = 2000000\n";
+	static const char	lead2[] = "lead_min_ns = 300000\n"
+				    "lead_max_ns = 200000\n";
 	struct config	c;
 	char		err[CONFIG_ERR_MAX];
 
@@ -149,13 +152,13 @@ runtime(void)
 	    sizeof(err)) == 0, "missing optional file");
 	CHECK(config_load(&c, "/nonexistent/bwsched.conf", false, err,
 	    sizeof(err)) < 0, "missing -c file");
-	static const char	lead1[] = "lead_max_ns = 2000000\n";
-	static const char	lead2[] = "lead_min_ns = 300000\n"
-				    "lead_max_ns = 200000\n";
-
-	CHECK(config_set(&c, "metrics_dir", "/var/lib/node-exporter", true,
+	/* the daemon writes there as root: only the file may say where */
+	CHECK(config_set(&c, "metrics_dir", "/tmp", true, err,
+	    sizeof(err)) < 0 && strstr(err, "not settable") != NULL,
+	    "metrics_dir not settable at run time");
+	CHECK(config_set(&c, "metrics_dir", "/var/lib/node-exporter", false,
 	    err, sizeof(err)) == 0 && strcmp(c.metrics_dir,
-	    "/var/lib/node-exporter") == 0, "set metrics_dir");
+	    "/var/lib/node-exporter") == 0, "metrics_dir from the file");
 	CHECK(config_set(&c, "metrics_interval_ns", "1000", true, err,
 	    sizeof(err)) < 0, "metrics_interval_ns below 0.1 s");
 	CHECK(c.metrics_interval_ns == 15000000000ull,
