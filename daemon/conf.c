@@ -84,7 +84,7 @@ config_defaults(struct config *c)
 	    "/run/bwsched/bwsched.sock");
 	snprintf(c->group, sizeof(c->group), "bwsched");
 	c->period_ns = 1000000;
-	c->lead_ns = 50000;
+	c->lead_ns = 100000;
 	c->lead_min_ns = 20000;
 	c->lead_max_ns = 0;		/* half the period */
 	c->lookahead = CONFIG_DEFAULT_LOOKAHEAD;

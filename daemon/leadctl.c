@@ -88,7 +88,9 @@ leadctl_add(struct leadctl *l, uint64_t lateness_ns, uint64_t cost_ns)
 		l->n++;
 	if (!l->adapt)
 		return l->cur;
-	if (++l->since >= LEADCTL_EVERY) {
+	/* a young window is recomputed sooner: the start is only a guess */
+	if (++l->since >= LEADCTL_EVERY ||
+	    (l->n < LEADCTL_WINDOW / 4 && l->since >= 8)) {
 		l->since = 0;
 		l->cur = leadctl_best(l);
 	}

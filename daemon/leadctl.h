@@ -12,7 +12,7 @@
  * progress a period's budget rests on,
  *	lead + period * P(lateness + cost + margin > lead),
  * over the samples of a sliding window, clamped to [lo, hi], recomputed
- * every LEADCTL_EVERY samples.  A fixed high quantile would instead pay
+ * every LEADCTL_EVERY samples (every 8 while the window is young).  A fixed high quantile would instead pay
  * the rare long wake-up on every period.
  */
 #ifndef LEADCTL_H
