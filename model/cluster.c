@@ -153,6 +153,7 @@ cluster_select_value(const struct cluster_select *sel,
     const struct cluster_stats *st, const double *x, size_t n,
     double *value, const char **why)
 {
+	struct evt_options o;
 	struct evt_result r;
 	int	err;
 
@@ -169,7 +170,9 @@ cluster_select_value(const struct cluster_select *sel,
 		*value = st->mean + stats_norm_ppf(sel->p) * st->sd;
 		return 0;
 	case CLUSTER_SEL_EVT:
-		err = evt_analyze(x, n, EVT_DEFAULT_BLOCK, sel->alpha, &r);
+		evt_options_default(&o);
+		o.alpha = sel->alpha;
+		err = evt_analyze(x, n, &o, &r);
 		if (err == -ENOMEM) {
 			*why = "out of memory";
 			return err;
@@ -178,7 +181,7 @@ cluster_select_value(const struct cluster_select *sel,
 			*why = r.reason;
 			return -EINVAL;
 		}
-		*value = evt_pwcet(&r.fit, EVT_DEFAULT_BLOCK, sel->p);
+		*value = evt_result_pwcet(&r, sel->p);
 		return 0;
 	}
 	*why = "unknown rule";
