@@ -143,33 +143,39 @@ ks_sqrt_ne(size_t n, size_t m)
 }
 
 double
-ks_pvalue(double d, size_t n, size_t m)
+ks_scale(size_t n, size_t m)
 {
 	double	en = ks_sqrt_ne(n, m);
 
+	return en + 0.12 + 0.11 / en;
+}
+
+double
+ks_pvalue(double d, size_t n, size_t m)
+{
 	if (n == 0)
 		return NAN;
-	return ks_q((en + 0.12 + 0.11 / en) * d);
+	return ks_q(ks_scale(n, m) * d);
 }
 
 double
 ks_pvalue_one_sided(double d, size_t n)
 {
-	double	en = sqrt((double)n), l;
+	double	l;
 
 	if (n == 0)
 		return NAN;
-	l = (en + 0.12 + 0.11 / en) * d;
+	l = ks_scale(n, 0) * d;
 	return l > 0.0 ? exp(-2.0 * l * l) : 1.0;
 }
 
 double
-ks_critical(double alpha, size_t n, size_t m)
+ks_q_inv(double alpha)
 {
-	double	lo = 0.0, hi = 10.0, mid, en;
+	double	lo = 0.0, hi = 10.0, mid;
 	int	i;
 
-	if (!(alpha > 0.0 && alpha < 1.0) || n == 0)
+	if (!(alpha > 0.0 && alpha < 1.0))
 		return NAN;
 	/* Q is decreasing: bisect Q(l) = alpha */
 	for (i = 0; i < 200 && hi - lo > 1e-15; i++) {
@@ -179,6 +185,13 @@ ks_critical(double alpha, size_t n, size_t m)
 		else
 			hi = mid;
 	}
-	en = ks_sqrt_ne(n, m);
-	return hi / (en + 0.12 + 0.11 / en);
+	return hi;
+}
+
+double
+ks_critical(double alpha, size_t n, size_t m)
+{
+	if (!(alpha > 0.0 && alpha < 1.0) || n == 0)
+		return NAN;
+	return ks_q_inv(alpha) / ks_scale(n, m);
 }

@@ -13,6 +13,12 @@
 /* Kolmogorov survival Q(l) = P(K > l) = 2 sum (-1)^(j-1) e^(-2 j^2 l^2). */
 double	ks_q(double lambda);
 
+/* Its inverse: the l with Q(l) = alpha, 0 < alpha < 1 (else NaN). */
+double	ks_q_inv(double alpha);
+
+/* sqrt(ne) + 0.12 + 0.11/sqrt(ne): l = this x D (Stephens). */
+double	ks_scale(size_t n, size_t m);
+
 /* Two-sample D = sup |F_a - F_b| of sorted samples (n, m >= 1). */
 double	ks_d2(const double *a, size_t n, const double *b, size_t m);
 double	ks_d2_u32(const uint32_t *a, size_t n, const uint32_t *b, size_t m);

@@ -627,8 +627,9 @@ ap_select(const char *cmd, struct ap_clustering *cl, unsigned int c,
 	}
 	cs->e[cond] = ceil(v) < 1.0 ? 1.0 : ceil(v);
 	stats_sort(x, n);
-	cs->fit[cond] = ks_d1(x, n, ap_norm_cdf, st) /
-	    ks_critical(cl->alpha, n, 0);
+	/* whole-ns samples: compare with the rounded normal */
+	cs->fit[cond] = ks_d1_grid(x, n, ap_norm_cdf, st, ks_grid(x, n),
+	    KS_TWO_SIDED, -INFINITY) / ks_critical(cl->alpha, n, 0);
 	cs->pct[cond] = ap_norm_cdf(cs->e[cond], st);
 	for (i = 0; i < n && x[i] <= cs->e[cond]; i++)
 		;
@@ -692,25 +693,11 @@ ap_cluster_run(const char *cmd, const char *path, double alpha,
 		free(s);
 		return ap_fail(cmd, "out of memory");
 	}
-	/*
-	 * Sort the isolation reservoirs in place, except for the EVT rule,
-	 * which needs them in trace order: it then works on copies.
-	 */
+	/* the reservoirs stay in trace order: the pools and the EVT rule
+	 * take them run by run, and a sorted reservoir cut short by
+	 * AP_POOL_MAX would keep only its low values */
 	for (b = 0; b < cl->acc.nblocks; b++) {
-		uint32_t *v = trace_acc_sample(&cl->acc, b, 0, &len);
-
-		if (cl->sel.rule == CLUSTER_SEL_EVT) {
-			uint32_t *cp = malloc(len * sizeof(*cp));
-
-			if (cp == NULL) {
-				rc = ap_fail(cmd, "out of memory");
-				goto out;
-			}
-			memcpy(cp, v, len * sizeof(*cp));
-			v = cp;
-		}
-		stats_sort_u32(v, len);
-		s[b].v = v;
+		s[b].v = trace_acc_sample(&cl->acc, b, 0, &len);
 		s[b].len = len;
 	}
 	rc = cluster_blocks(s, cl->acc.nblocks, alpha, WCET_MAX_CLUSTERS,
@@ -756,9 +743,6 @@ ap_cluster_run(const char *cmd, const char *path, double alpha,
 		}
 	}
 out:
-	if (cl->sel.rule == CLUSTER_SEL_EVT)
-		for (b = 0; b < cl->acc.nblocks; b++)
-			free((void *)s[b].v);
 	free(s);
 	return rc;
 }
