@@ -135,6 +135,33 @@ exp_default_profile(struct profile *p)
 	    sizeof(err));
 }
 
+/* The kernel, platform and profile of one run: the given profile or the
+ * built-in histo.  Returns 0 or an error; exp_release() frees. */
+static int
+exp_alloc(const struct profile *in, struct exp_kernel **k, struct sim **s,
+    struct profile **p)
+{
+	if ((*k = calloc(1, sizeof(**k))) == NULL ||
+	    (*s = calloc(1, sizeof(**s))) == NULL ||
+	    (*p = calloc(1, sizeof(**p))) == NULL)
+		return -ENOMEM;
+	if (in != NULL) {
+		**p = *in;
+		return 0;
+	}
+	return exp_default_profile(*p);
+}
+
+static void
+exp_release(struct exp_kernel *k, struct sim *s, struct profile *p)
+{
+	if (s != NULL)
+		sim_free(s);
+	free(s);
+	free(k);
+	free(p);
+}
+
 /* ---- throttle time ---- */
 
 void
@@ -178,13 +205,7 @@ exp_throttle(const struct exp_throttle_args *a, FILE *csv,
 	if (a->launches < 1 || a->ncores < 1 || a->ncores > SIM_MAX_CORES ||
 	    a->q > 1)
 		return -EINVAL;
-	if ((k = calloc(1, sizeof(*k))) == NULL ||
-	    (s = calloc(1, sizeof(*s))) == NULL ||
-	    (p = calloc(1, sizeof(*p))) == NULL)
-		goto out;
-	if (a->profile != NULL)
-		*p = *a->profile;
-	else if ((rc = exp_default_profile(p)) != 0)
+	if ((rc = exp_alloc(a->profile, &k, &s, &p)) != 0)
 		goto out;
 	sim_config_default(&cfg);
 	cfg.ncores = a->ncores;
@@ -241,11 +262,7 @@ exp_throttle(const struct exp_throttle_args *a, FILE *csv,
 	}
 	rc = 0;
 out:
-	if (s != NULL)
-		sim_free(s);
-	free(s);
-	free(k);
-	free(p);
+	exp_release(k, s, p);
 	return rc;
 }
 
@@ -595,15 +612,8 @@ exp_protect(const struct exp_protect_args *a, struct exp_protect_result *o)
 	    !(a->bwmax_events > 0) || a->q > 1 || a->scenario > EXP_LOCKED)
 		return -EINVAL;
 	memset(o, 0, sizeof(*o));
-	if ((k = calloc(1, sizeof(*k))) == NULL ||
-	    (s = calloc(1, sizeof(*s))) == NULL ||
-	    (p = calloc(1, sizeof(*p))) == NULL)
-		goto out;
-	if (a->profile != NULL)
-		*p = *a->profile;
-	else if ((rc = exp_default_profile(p)) != 0)
-		goto out;
-	if ((rc = exp_protect_setup(a, p, k, s)) != 0)
+	if ((rc = exp_alloc(a->profile, &k, &s, &p)) != 0 ||
+	    (rc = exp_protect_setup(a, p, k, s)) != 0)
 		goto out;
 	o->qnom = k->nom.q;
 	o->q = a->scenario == EXP_LOCKED ? (a->q >= 0 ? a->q : k->nom.q) :
@@ -637,10 +647,6 @@ exp_protect(const struct exp_protect_args *a, struct exp_protect_result *o)
 	o->be_events = ev_sum / (double)a->launches;
 	rc = 0;
 out:
-	if (s != NULL)
-		sim_free(s);
-	free(s);
-	free(k);
-	free(p);
+	exp_release(k, s, p);
 	return rc;
 }

@@ -329,6 +329,19 @@ out:
 	return ret;
 }
 
+/* The bounds both budgets and protect report. */
+static void
+bwsim_json_bounds(struct jsonw *j, double qnom, uint64_t bound,
+    uint64_t wcet0)
+{
+	jsonw_key(j, "q_nominal");
+	jsonw_double(j, qnom);
+	jsonw_key(j, "bound_ns");
+	jsonw_uint(j, bound);
+	jsonw_key(j, "wcet0_ns");
+	jsonw_uint(j, wcet0);
+}
+
 /* ---- budgets ---- */
 
 /* --be hogs | mixed | F[,F...]: fractions of a core's maximum, 0..1. */
@@ -504,12 +517,7 @@ bwsim_budgets_print(const struct exp_budgets_args *a,
 	jsonw_double(&j, r->q_mean);
 	jsonw_key(&j, "q_std");
 	jsonw_double(&j, r->q_std);
-	jsonw_key(&j, "q_nominal");
-	jsonw_double(&j, r->qnom);
-	jsonw_key(&j, "bound_ns");
-	jsonw_uint(&j, r->bound_ns);
-	jsonw_key(&j, "wcet0_ns");
-	jsonw_uint(&j, r->wcet0_ns);
+	bwsim_json_bounds(&j, r->qnom, r->bound_ns, r->wcet0_ns);
 	jsonw_key(&j, "mean_ns");
 	jsonw_double(&j, r->mean_ns);
 	jsonw_key(&j, "periods");
@@ -583,12 +591,7 @@ bwsim_protect_print(const struct exp_protect_args *a,
 	jsonw_double(&j, r->max_ns);
 	jsonw_key(&j, "q");
 	jsonw_double(&j, r->q);
-	jsonw_key(&j, "q_nominal");
-	jsonw_double(&j, r->qnom);
-	jsonw_key(&j, "bound_ns");
-	jsonw_uint(&j, r->bound_ns);
-	jsonw_key(&j, "wcet0_ns");
-	jsonw_uint(&j, r->wcet0_ns);
+	bwsim_json_bounds(&j, r->qnom, r->bound_ns, r->wcet0_ns);
 	jsonw_key(&j, "over_bound");
 	jsonw_uint(&j, r->over_bound);
 	jsonw_key(&j, "be_events");

@@ -8,9 +8,10 @@
  *     (cond 0) and DIST(MEAN*SLOW, SD*SLOW) under interference (cond 1,
  *     SLOW default 2); DIST is normal (default), t3 (Student's t with 3
  *     degrees of freedom: heavy tails) or gumbel (skewed right), each
- *     with that mean and standard deviation.  Intervals assign block ranges to clusters in
- *     block-id order (default: equal contiguous ranges).  Records come
- *     run by run, as a real measurement loop produces them.
+ *     with that mean and standard deviation.  Intervals assign block
+ *     ranges to clusters in block-id order (default: equal contiguous
+ *     ranges).  Records come run by run, as a real measurement loop
+ *     produces them.
  *
  *   bwtracegen samples --dist KIND --n N [--seed S] [-o FILE]
  *     One execution time per line; KIND is gumbel:MU:BETA,

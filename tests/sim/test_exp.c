@@ -109,7 +109,7 @@ test_be_kinds(const struct profile *p)
 	a.profile = p;
 	a.launches = 10;
 	a.be_nfrac = 1;
-	a.be_frac[0] = 0.05;		/* below Q-bar (0.127): never throttled */
+	a.be_frac[0] = 0.05;	/* below Q-bar (0.127): never throttled */
 	OK(exp_budgets(&a, NULL, &nom) == 0);
 	a.policy = DECIDE_SMOOTH;
 	OK(exp_budgets(&a, NULL, &dyn) == 0);
