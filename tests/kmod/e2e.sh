@@ -59,10 +59,17 @@ taskset 2 sh -c 'while :; do :; done' &
 hog=$!
 sleep 0.3
 before=$(share 0.5)
-lockhold "$sock" 1200 >/tmp/lockhold.log 2>&1 &
+lockhold "$sock" 2000 >/tmp/lockhold.log 2>&1 &
 lh=$!
-sleep 0.4
+i=0
+while ! grep -q locked /tmp/lockhold.log && [ $i -lt 100 ] &&
+	kill -0 $lh 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.1	# the daemon sees the lock within a period or two
 locked=$(share 0.6)
+kill -0 $lh 2>/dev/null || echo "FAIL daemon-e2e-held: the client released the lock before the measurement ended"
 if wait $lh; then
 	echo "PASS daemon-e2e-lock"
 else
@@ -71,7 +78,11 @@ else
 fi
 sleep 0.3
 after=$(share 0.6)
-if [ "$before" -ge 70 ] && [ "$locked" -le 30 ] && [ "$after" -ge 70 ]; then
+# Throttled under the holder's budget of 0 the hog gets almost nothing;
+# free it gets what the host gives the guest's CPU (less on a busy host,
+# so the free shares are compared with the throttled one, not with 100%).
+if [ "$locked" -le 20 ] && [ "$before" -ge $((locked + 25)) ] &&
+	[ "$after" -ge $((locked + 25)) ]; then
 	echo "PASS daemon-e2e-regulates: the hog got $before% of CPU 1 before, $locked% while the lock was held, $after% after"
 else
 	echo "FAIL daemon-e2e-regulates: the hog got $before% of CPU 1 before, $locked% while the lock was held, $after% after"

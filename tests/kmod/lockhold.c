@@ -1,7 +1,8 @@
 /*
  * lockhold.c - a bwsched client for the kmod end-to-end test: lockhold
- * SOCKET MS registers a task, takes the bandwidth lock, holds it MS
- * milliseconds and releases it.  Exit 0 when every step succeeded.
+ * SOCKET MS registers a task, takes the bandwidth lock, prints "locked",
+ * holds it MS milliseconds and releases it.  Exit 0 when every step
+ * succeeded.
  */
 #include <config.h>
 
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lockhold: lock failed\n");
 		return 1;
 	}
+	printf("locked\n");	/* e2e.sh measures from here on */
+	fflush(stdout);
 	ts.tv_sec = ms / 1000;
 	ts.tv_nsec = (ms % 1000) * 1000000L;
 	nanosleep(&ts, NULL);

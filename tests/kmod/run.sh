@@ -217,7 +217,7 @@ else
 	e2e="daemon end to end skipped: $e2e_note"
 fi
 class=$(sed -n 's/.*bwreg: version.*fair class \([A-Z]*\).*/\1/p' "$log.txt" | head -1)
-lat=$(sed -n 's/^LATENCY //p' "$log.txt" | head -1)
+lat=$(sed -n "s/^LATENCY //p" "$log.txt" | tr "\n" " ")
 [ "${BWREG_KEEP:-0}" = 1 ] || rm -rf "$work"
 echo "check-kmod $KROW: PASS - $npass checks on Linux $KVER ($KARCH, fair class ${class:-?}, PREEMPT_RT $rt, $lockdep), event $event, $secs s in qemu; $e2e${lat:+; latency: $lat}"
 exit 0
