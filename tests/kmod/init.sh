@@ -9,6 +9,7 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mkdir -p /tmp /run
+echo
 echo "BWTEST-START $(uname -r) $(uname -v) cpus=$(grep -c ^processor /proc/cpuinfo)"
 export BWTEST_EVENT=${BWTEST_EVENT:-1:0}
 evtype=${BWTEST_EVENT%%:*}

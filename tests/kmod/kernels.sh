@@ -173,14 +173,17 @@ arm64_sysroot() {
 # them would install both kernel images and build their initramfs), and
 # the images downloaded at the same time, so headers and images always
 # have the same version.
+# What the chroot holds (perl: W=1 runs kernel-doc); a chroot made with
+# another list is made again.
+trixie_pkgs=make,gcc-14,linux-kbuild-6.12,perl
 trixie_chroot() {
 	c=$cache/chroot-trixie
-	[ -f "$c/ok" ] && return 0
+	[ "$(cat "$c/ok" 2>/dev/null)" = "$trixie_pkgs" ] && return 0
 	command -v mmdebstrap >/dev/null || skip "no mmdebstrap (scripts/setup installs it)"
 	[ "$(id -u)" -eq 0 ] || skip "building the Debian 13 chroot needs root"
 	log "creating the Debian 13 chroot $c (mmdebstrap, a few minutes)"
 	rm -rf "$c.tmp"
-	mmdebstrap --variant=apt --include=make,gcc-14,linux-kbuild-6.12 \
+	mmdebstrap --variant=apt --include=$trixie_pkgs \
 		--aptopt='Acquire::Retries "3"' trixie "$c.tmp" \
 		"deb [signed-by=$keyring] $mirror trixie main" \
 		"deb [signed-by=$keyring] $mirror trixie-updates main" \
@@ -214,7 +217,7 @@ trixie_chroot() {
 			skip "cannot extract the ${fl}amd64 image into $dir"
 	done
 	rm -rf "$c.tmp/tmp/dl" "$c" && mv "$c.tmp" "$c" || skip "cannot write $c"
-	touch "$c/ok"
+	echo "$trixie_pkgs" >"$c/ok"
 }
 
 row_trixie() {	# flavour: "" or "rt-"
