@@ -11,7 +11,8 @@
 # default aarch64-linux-gnu-), ARM64_BUILD (a build tree configured with
 # --host=aarch64-linux-gnu holding daemon/bwsched and tests/kmod/lockhold,
 # for the daemon end to end on arm64), BWREG_KEEP=1 keeps the work
-# directory, KMOD_TIMEOUT (seconds, default 600).
+# directory, KMOD_TIMEOUT (seconds, default 600), KMOD_NICE (niceness of
+# qemu, default 0: a niced guest on a busy host misses its periods).
 # The last line is "check-kmod ROW: PASS|FAIL|SKIP - details".
 # Exit: 0 pass, 77 skip (missing tool or kernel), 1 fail.
 set -u
@@ -185,7 +186,7 @@ echo "check-kmod $KROW: booting $KIMG ($KVER) under $QEMU TCG (log: $log)"
 start=$(date +%s)
 # Assignments on the command line become the environment of init.
 # shellcheck disable=SC2086
-timeout "$tmo" nice -n 10 "$QEMU" $qargs -nographic -no-reboot \
+timeout "$tmo" nice -n "${KMOD_NICE:-0}" "$QEMU" $qargs -nographic -no-reboot \
 	-kernel "$KIMG" -initrd "$work/initramfs.cpio.gz" \
 	-append "console=$console panic=-1 loglevel=4 quiet BWTEST_EVENT=$event BWTEST_ROW=$KROW" \
 	</dev/null >"$log" 2>&1
