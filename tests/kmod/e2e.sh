@@ -59,7 +59,7 @@ taskset 2 sh -c 'while :; do :; done' &
 hog=$!
 sleep 0.3
 before=$(share 0.5)
-lockhold "$sock" 2000 >/tmp/lockhold.log 2>&1 &
+lockhold "$sock" 4000 >/tmp/lockhold.log 2>&1 &
 lh=$!
 i=0
 while ! grep -q locked /tmp/lockhold.log && [ $i -lt 100 ] &&

@@ -89,8 +89,11 @@ bw_update() {
 		echo "deb [signed-by=$keyring] $secmirror bookworm-security main"
 	} >"$bw_apt_dir/sources.list"
 	log "updating Debian 12 package lists in $bw_apt_dir"
-	bw_apt -qq update >"$bw_apt_dir/update.log" 2>&1 ||
-		skip "apt-get update for Debian 12 failed: $(tail -1 "$bw_apt_dir/update.log")"
+	# apt-get update exits 0 when a source cannot be fetched: read its log.
+	if ! bw_apt -qq update >"$bw_apt_dir/update.log" 2>&1 ||
+		grep -q '^[WE]: Failed to fetch' "$bw_apt_dir/update.log"; then
+		skip "apt-get update for Debian 12 failed: $(grep -m1 '^[WE]:' "$bw_apt_dir/update.log")"
+	fi
 	bw_updated=1
 }
 
