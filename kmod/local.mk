@@ -31,7 +31,7 @@ kmod:
 	if test "$(ARCH)" = arm64 && test "`uname -m`" != aarch64; then \
 		kargs="CROSS_COMPILE=$${CROSS_COMPILE:-aarch64-linux-gnu-}"; \
 		if test -z "$$kdir"; then \
-			out=`$(srcdir)/tests/kmod/kernels.sh arm64-6.1` || \
+			out=`$(SHELL) $(srcdir)/tests/kmod/kernels.sh arm64-6.1` || \
 				{ echo "kmod: $$out" >&2; exit 1; }; \
 			eval "$$out"; kdir=$$KDIR; \
 		fi; \

@@ -13,7 +13,7 @@ host=aarch64-linux-gnu
 
 command -v $host-gcc >/dev/null ||
 	{ echo "SKIP: no $host-gcc (scripts/setup installs gcc-aarch64-linux-gnu)"; exit 77; }
-sr=$("$srcdir/tests/kmod/kernels.sh" arm64-sysroot)
+sr=$(sh "$srcdir/tests/kmod/kernels.sh" arm64-sysroot)
 case $? in
 0)	eval "$sr" ;;
 77)	echo "$sr"; exit 77 ;;

@@ -21,7 +21,7 @@ srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
 logs=$builddir/tests/kmod
 jobs=${KMOD_JOBS:-1}
-[ $# -gt 0 ] || set -- $("$srcdir/tests/kmod/kernels.sh" --rows)
+[ $# -gt 0 ] || set -- $(sh "$srcdir/tests/kmod/kernels.sh" --rows)
 mkdir -p "$logs" || exit 1
 
 start=$(date +%s)

@@ -29,7 +29,7 @@ skip() { echo "check-kmod $KROW: SKIP - $*"; exit 77; }
 fail() { echo "check-kmod $KROW: FAIL - $*"; exit 1; }
 
 if [ -z "${KIMG:-}" ]; then
-	out=$("$srcdir/tests/kmod/kernels.sh" "$KROW")
+	out=$(sh "$srcdir/tests/kmod/kernels.sh" "$KROW")
 	case $? in
 	0)	eval "$out" ;;
 	77)	skip "${out#SKIP: }" ;;
