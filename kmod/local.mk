@@ -26,14 +26,16 @@ noinst_HEADERS += kmod/uapi/bwreg.h
 KMOD_KERNELS = amd64-6.1 amd64-6.12 amd64-6.12-rt
 KMOD_KERNELS_ARM64 = arm64-6.1 arm64-6.1-rt
 
+# ARCH=arm64 without KDIR builds in the cached arm64 chroot (Debian 12's
+# cross compiler and arm64 headers, tests/kmod/kernels.sh).
 kmod:
-	@kdir='$(KDIR)'; kargs=; \
+	@kdir='$(KDIR)'; kargs=; chr=; \
 	if test "$(ARCH)" = arm64 && test "`uname -m`" != aarch64; then \
 		kargs="CROSS_COMPILE=$${CROSS_COMPILE:-aarch64-linux-gnu-}"; \
 		if test -z "$$kdir"; then \
 			out=`$(SHELL) $(srcdir)/tests/kmod/kernels.sh arm64-6.1` || \
 				{ echo "kmod: $$out" >&2; exit 1; }; \
-			eval "$$out"; kdir=$$KDIR; \
+			eval "$$out"; kdir=$$KDIR; chr=$$KCHROOT; \
 		fi; \
 	fi; \
 	if test -z "$$kdir"; then \
@@ -41,7 +43,7 @@ kmod:
 		test -d "$$kdir" || kdir=`ls -d /usr/src/linux-headers-*-amd64 \
 			/usr/src/linux-headers-*-arm64 2>/dev/null | sort -V | tail -1`; \
 	fi; \
-	if test -z "$$kdir" || test ! -d "$$kdir"; then \
+	if test -z "$$kdir" || test ! -d "$$chr$$kdir"; then \
 		echo "kmod: no kernel build tree (set KDIR, or install linux-headers-amd64)" >&2; \
 		exit 1; \
 	fi; \
@@ -51,7 +53,15 @@ kmod:
 	done && \
 	cp $(srcdir)/kmod/uapi/bwreg.h kmod-build/uapi/ && \
 	chmod -R u+w kmod-build && \
-	echo "kmod: building bwreg.ko against $$kdir" && \
+	echo "kmod: building bwreg.ko against $$chr$$kdir" && \
+	if test -n "$$chr"; then \
+		t=/tmp/bwreg-kmod-$$$$; rm -rf "$$chr$$t" && \
+		cp -r kmod-build "$$chr$$t" && \
+		chroot "$$chr" env -u MAKEFLAGS -u MFLAGS make -C "$$kdir" \
+			M="$$t" ARCH=arm64 $$kargs modules && \
+		cp "$$chr$$t"/bwreg.ko kmod-build/; \
+		rc=$$?; rm -rf "$$chr$$t"; exit $$rc; \
+	fi; \
 	$(MAKE) -C "$$kdir" M="`cd kmod-build && pwd`" $$kargs modules
 
 check-kmod: daemon/bwsched tests/kmod/lockhold

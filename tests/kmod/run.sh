@@ -6,11 +6,10 @@
 #
 # Environment: top_srcdir, top_builddir (make sets them); KROW, the row
 # (tests/kmod/kernels.sh --rows; default amd64-6.1) and what kernels.sh
-# prints for it (KARCH KVER KIMG KDIR KCHROOT BUSYBOX SYSROOT; fetched
-# when KIMG is unset); CC (amd64 guest programs), CROSS_COMPILE (arm64,
-# default aarch64-linux-gnu-), ARM64_BUILD (a build tree configured with
-# --host=aarch64-linux-gnu holding daemon/bwsched and tests/kmod/lockhold,
-# for the daemon end to end on arm64), BWREG_KEEP=1 keeps the work
+# prints for it (KARCH KVER KIMG KDIR KCHROOT BUSYBOX; fetched when KIMG
+# is unset); CC (guest programs for the host's kernel), ARM64_BUILD (a
+# directory holding daemon/bwsched and tests/kmod/lockhold cross-built by
+# cross.sh, for the daemon end to end on arm64), BWREG_KEEP=1 keeps the work
 # directory, KMOD_TIMEOUT (seconds, default 600), KMOD_NICE (niceness of
 # qemu, default 0: a niced guest on a busy host misses its periods).
 # The last line is "check-kmod ROW: PASS|FAIL|SKIP - details".
@@ -22,7 +21,6 @@ builddir=${top_builddir:-.}
 builddir=$(cd "$builddir" && pwd)
 KROW=${KROW:-amd64-6.1}
 CC=${CC:-cc}
-CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 work=$builddir/tests/kmod/work-$KROW
 
 skip() { echo "check-kmod $KROW: SKIP - $*"; exit 77; }
@@ -43,6 +41,7 @@ amd64)
 	qargs="-accel tcg -m 512M -smp 2"
 	console=ttyS0
 	gcc=$CC
+	kmake=
 	# The software cpu-clock: TCG emulates no x86 PMU.
 	event=1:0
 	;;
@@ -51,49 +50,73 @@ arm64)
 	# -cpu max brings the emulated PMUv3; pauth-impdef keeps TCG fast.
 	qargs="-accel tcg -M virt -cpu max,pauth-impdef=on -m 512M -smp 2"
 	console=ttyAMA0
-	gcc=${CROSS_COMPILE}gcc
+	gcc=aarch64-linux-gnu-gcc
+	kmake="ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
 	# Raw 0x11 CPU_CYCLES on the armv8_pmuv3 PMU: the hardware overflow
 	# interrupt path (QEMU models no memory events; its cycle counter
 	# runs at 1 GHz of virtual time).
 	event=4:0x11
-	kmake="ARCH=arm64"
-	[ "$(uname -m)" = aarch64 ] || kmake="$kmake CROSS_COMPILE=$CROSS_COMPILE"
 	;;
 *)	fail "unknown architecture '$KARCH'" ;;
 esac
 
 [ -r "$KIMG" ] || skip "$KIMG not readable"
 command -v "$QEMU" >/dev/null 2>&1 || skip "no $QEMU (scripts/setup installs it)"
-command -v "$gcc" >/dev/null 2>&1 || skip "no $gcc (scripts/setup installs it)"
 command -v cpio >/dev/null 2>&1 || skip "no cpio"
 [ -n "$BUSYBOX" ] && [ -x "$BUSYBOX" ] || skip "no busybox for $KARCH"
 file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
 	skip "$BUSYBOX is not static (install busybox-static)"
 
 rm -rf "$work"
-mkdir -p "$work/kmod" "$work/root" || fail "cannot create $work"
+mkdir -p "$work/root" || fail "cannot create $work"
 
-# The module, built with W=1 for the guest kernel from a copy of the
-# sources: in the row's chroot (Debian 13's compiler), cross or native.
-cp "$srcdir"/kmod/Kbuild "$srcdir"/kmod/*.c "$srcdir"/kmod/*.h "$work/kmod/" &&
-	cp -r "$srcdir/kmod/uapi" "$work/kmod/" || fail "cannot copy kmod sources"
-chmod -R u+w "$work/kmod"
+# The module (W=1) and the static guest programs are built from a copy of
+# the sources in the row's chroot (Debian 13's compiler; Debian 12's arm64
+# cross compiler), or on the host for its own kernel.
 if [ -n "$KCHROOT" ]; then
-	cdir=/tmp/bwreg-$KROW-$$
-	rm -rf "$KCHROOT$cdir" && cp -r "$work/kmod" "$KCHROOT$cdir" &&
-		chroot "$KCHROOT" make -C "$KDIR" M="$cdir" W=1 modules \
-		>"$work/kbuild.log" 2>&1 &&
-		cp "$KCHROOT$cdir/bwreg.ko" "$work/kmod/"
-	rc=$?
-	rm -rf "${KCHROOT:?}$cdir"
+	bdir=/tmp/bwreg-$KROW-$$
+	host_bdir=$KCHROOT$bdir
+	in_build() { chroot "$KCHROOT" sh -c "cd $bdir && $*"; }
 else
-	# shellcheck disable=SC2086
-	make -C "$KDIR" ${kmake:-} M="$work/kmod" W=1 modules \
-		>"$work/kbuild.log" 2>&1
-	rc=$?
+	bdir=$work/build
+	host_bdir=$bdir
+	in_build() { (cd "$bdir" && sh -c "$*"); }
 fi
-[ $rc -eq 0 ] || { cat "$work/kbuild.log"; fail "module build against $KDIR failed"; }
+rm -rf "$host_bdir"
+mkdir -p "$host_bdir/kmod" "$host_bdir/tests/kmod" "$host_bdir/daemon" &&
+	cp "$srcdir"/kmod/Kbuild "$srcdir"/kmod/*.c "$srcdir"/kmod/*.h \
+	"$host_bdir/kmod/" && cp -r "$srcdir/kmod/uapi" "$host_bdir/kmod/" &&
+	cp "$srcdir"/tests/kmod/*.c "$host_bdir/tests/kmod/" &&
+	cp "$srcdir"/daemon/reg_kmod.c "$srcdir"/daemon/*.h "$host_bdir/daemon/" &&
+	cp -r "$srcdir/lib" "$host_bdir/" && chmod -R u+w "$host_bdir" ||
+	fail "cannot copy the sources to $host_bdir"
+cleanup() { rm -rf "$host_bdir"; }
+trap cleanup EXIT
+in_build make -C "$KDIR" $kmake M="$bdir/kmod" W=1 modules \
+	>"$work/kbuild.log" 2>&1 ||
+	{ cat "$work/kbuild.log"; fail "module build against $KDIR failed"; }
 grep -E 'warning:' "$work/kbuild.log" && fail "module build has warnings (W=1)"
+cp "$host_bdir/kmod/bwreg.ko" "$work/" || fail "no bwreg.ko"
+
+# Static programs do not depend on the kernel: amd64 ones are built on the
+# host, arm64 ones in the arm64 chroot.
+prog_build() {
+	if [ "$KARCH" = arm64 ]; then
+		in_build "$@"
+	else
+		(cd "$host_bdir" && sh -c "$*")
+	fi
+}
+cflags="-std=gnu11 -static -O2 -Wall -Wextra -Ikmod/uapi -Idaemon -Ilib"
+r=$work/root
+for p in bwtest thrlat; do
+	prog_build "$gcc" $cflags -o "$p" "tests/kmod/$p.c" >>"$work/cc.log" 2>&1 ||
+		{ cat "$work/cc.log"; fail "cannot build $p for $KARCH"; }
+done
+prog_build "$gcc" $cflags -o regtest tests/kmod/regtest.c daemon/reg_kmod.c -lm \
+	>>"$work/cc.log" 2>&1 || { cat "$work/cc.log"; fail "cannot build regtest"; }
+cp "$host_bdir/bwtest" "$host_bdir/thrlat" "$host_bdir/regtest" "$r/" ||
+	fail "cannot copy the guest programs"
 
 # Kernel facts for the report: preemption model, lockdep, fair class.
 kconfig=${KCHROOT}$KDIR/.config
@@ -103,36 +126,23 @@ kconf CONFIG_PREEMPT_RT && rt=yes
 lockdep="lockdep off (CONFIG_PROVE_LOCKING is not set in this kernel)"
 kconf CONFIG_PROVE_LOCKING && lockdep="lockdep on"
 
-# Static guest programs.
-cflags="-std=gnu11 -static -O2 -Wall -Wextra -I$srcdir/kmod/uapi -I$srcdir/daemon -I$srcdir/lib"
-r=$work/root
-for p in bwtest thrlat; do
-	$gcc $cflags -o "$r/$p" "$srcdir/tests/kmod/$p.c" ||
-		fail "cannot build $p for $KARCH"
-done
-$gcc $cflags -o "$r/regtest" "$srcdir/tests/kmod/regtest.c" \
-	"$srcdir/daemon/reg_kmod.c" -lm || fail "cannot build regtest"
-
 # The image.
 mkdir -p "$r/bin" "$r/sbin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp" "$r/lib"
 cp "$BUSYBOX" "$r/bin/busybox"
 for a in sh mount insmod rmmod dmesg grep poweroff echo cat sleep mkdir \
-	uname ls kill ps taskset wait; do
+	uname ls kill ps taskset; do
 	ln -s busybox "$r/bin/$a"
 done
-cp "$work/kmod/bwreg.ko" "$r/bwreg.ko"
+cp "$work/bwreg.ko" "$r/bwreg.ko"
 cp "$srcdir/tests/kmod/init.sh" "$r/init"
 chmod 755 "$r/init"
 
 # Copy a program's shared libraries (and their libraries) and its loader
 # into the image, searching the directories given.
-readelf=readelf
-[ "$KARCH" = arm64 ] && command -v "${CROSS_COMPILE}readelf" >/dev/null &&
-	readelf=${CROSS_COMPILE}readelf
 copy_libs() {	# binary dir...
 	bin=$1
 	shift
-	interp=$($readelf -l "$bin" | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+	interp=$(readelf -l "$bin" | sed -n 's/.*interpreter: \(.*\)]/\1/p')
 	if [ -n "$interp" ] && [ ! -e "$r$interp" ]; then
 		for d in "$@"; do
 			[ -e "$d/${interp##*/}" ] || continue
@@ -141,7 +151,7 @@ copy_libs() {	# binary dir...
 			break
 		done
 	fi
-	for lib in $($readelf -d "$bin" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+	for lib in $(readelf -d "$bin" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
 		[ -e "$r/lib/$lib" ] && continue
 		for d in "$@"; do
 			[ -e "$d/$lib" ] || continue
@@ -160,7 +170,7 @@ if [ "$KARCH" = amd64 ]; then
 	libdirs="/lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /lib64"
 else
 	ub=${ARM64_BUILD:-}
-	libdirs="$SYSROOT/usr/lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib"
+	libdirs="$KCHROOT/lib/aarch64-linux-gnu $KCHROOT/usr/lib/aarch64-linux-gnu"
 fi
 e2e_note="no daemon built for $KARCH"
 if [ -n "$ub" ] && [ -x "$ub/daemon/bwsched" ] && [ -x "$ub/tests/kmod/lockhold" ]
