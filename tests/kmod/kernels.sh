@@ -86,7 +86,10 @@ finish_chroot() {	# dir row:image-package...
 	for deb in "$c.tmp"/tmp/dl/*.deb; do
 		case $deb in
 		*/linux-image-*|*/busybox-static_*) ;;
-		*)	dpkg-deb -x "$deb" "$c.tmp" || skip "cannot extract $deb" ;;
+		# keep the chroot's /lib -> usr/lib (dpkg-deb -x would replace it)
+		*)	dpkg-deb --fsys-tarfile "$deb" |
+				tar -x --keep-directory-symlink -C "$c.tmp" ||
+				skip "cannot extract $deb" ;;
 		esac
 	done
 	for ri in "$@"; do
