@@ -206,8 +206,11 @@ tr -d '\r' <"$log" >"$log.txt"
 grep -E '^(PASS|FAIL|SKIP|LATENCY|bwtest|regtest|tfs round)|BWTEST-START' "$log.txt" |
 	sed "s/^/[$KROW] /"
 [ $rc -eq 124 ] && { tail -40 "$log.txt"; fail "qemu timed out after $tmo s"; }
-grep -q '^BWTEST-END' "$log.txt" ||
-	{ tail -40 "$log.txt"; fail "guest did not finish (qemu exit $rc)"; }
+if ! grep -q '^BWTEST-END' "$log.txt"; then
+	tail -40 "$log.txt"
+	oops=$(grep -m1 -E 'Oops|BUG:|Kernel panic' "$log.txt" | sed 's/^\[[ 0-9.]*\] //')
+	fail "guest did not finish (qemu exit $rc)${oops:+: the kernel crashed: $oops}"
+fi
 npass=$(grep -c '^PASS' "$log.txt")
 nfail=$(grep -c '^FAIL' "$log.txt")
 # The RT row must really run a PREEMPT_RT kernel.
