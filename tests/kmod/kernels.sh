@@ -137,18 +137,17 @@ arm64_chroot() {
 	echo "$arm64_pkgs" >"$c/ok"
 }
 
-row_arm64() {	# flavour: "" or "rt-"
-	fl=$1
-	arm64_chroot
-	c=$cache/chroot-arm64
-	dir=$cache/kernels/arm64-6.1${fl:+-rt}
-	img=$(ls "$dir"/root/boot/vmlinuz-*-"$fl"arm64 2>/dev/null | tail -1)
-	[ -n "$img" ] || skip "no ${fl}arm64 image in $dir (delete $c to fetch again)"
+# A row whose kernel comes with a chroot: the image in kernels/ROW, the
+# headers in the chroot.
+row_chroot() {	# row arch chroot busybox
+	dir=$cache/kernels/$1
+	c=$3
+	img=$(ls "$dir"/root/boot/vmlinuz-* 2>/dev/null | tail -1)
+	[ -n "$img" ] || skip "no image in $dir (delete $c to fetch again)"
 	abi=${img##*/vmlinuz-}
 	[ -d "$c/usr/src/linux-headers-$abi" ] ||
 		skip "no headers for $abi in $c (delete $c to fetch again)"
-	emit arm64 "$abi" "$img" "/usr/src/linux-headers-$abi" "$c" \
-		"$cache/kernels/busybox-arm64"
+	emit "$2" "$abi" "$img" "/usr/src/linux-headers-$abi" "$c" "$4"
 }
 
 # Debian 13: a chroot with make, gcc-14 and the 6.12 kbuild; the 6.12
@@ -178,20 +177,6 @@ trixie_chroot() {
 	echo "$trixie_pkgs" >"$c/ok"
 }
 
-row_trixie() {	# flavour: "" or "rt-"
-	fl=$1
-	trixie_chroot
-	c=$cache/chroot-trixie
-	dir=$cache/kernels/amd64-6.12${fl:+-rt}
-	img=$(ls "$dir"/root/boot/vmlinuz-*-"$fl"amd64 2>/dev/null | tail -1)
-	[ -n "$img" ] || skip "no 6.12 ${fl}amd64 image in $dir (delete $c to fetch again)"
-	abi=${img##*/vmlinuz-}
-	[ -d "$c/usr/src/linux-headers-$abi" ] ||
-		skip "no headers for $abi in $c (delete $c to fetch again)"
-	emit amd64 "$abi" "$img" "/usr/src/linux-headers-$abi" "$c" \
-		"$(command -v busybox)"
-}
-
 case ${1:-} in
 --rows)	echo "$rows"; exit 0 ;;
 amd64-6.1|amd64-6.12|amd64-6.12-rt|arm64-6.1|arm64-6.1-rt|arm64-chroot)
@@ -209,9 +194,11 @@ exec 9>"$cache/.lock-$lock"
 command -v flock >/dev/null && flock 9
 case $row in
 amd64-6.1)	row_host ;;
-amd64-6.12)	row_trixie "" ;;
-amd64-6.12-rt)	row_trixie rt- ;;
-arm64-6.1)	row_arm64 "" ;;
-arm64-6.1-rt)	row_arm64 rt- ;;
+amd64-6.12*)	trixie_chroot
+		row_chroot "$row" amd64 "$cache/chroot-trixie" \
+			"$(command -v busybox)" ;;
+arm64-6.1*)	arm64_chroot
+		row_chroot "$row" arm64 "$cache/chroot-arm64" \
+			"$cache/kernels/busybox-arm64" ;;
 arm64-chroot)	arm64_chroot && echo "KCHROOT='$cache/chroot-arm64'" ;;
 esac
