@@ -1,8 +1,8 @@
 /*
  * cluster.h - thread-block clustering by the two-sample K-S test ([DynBW]
- * section 4.2, doc/design.md section 4, doc/profiling.md), the interval
- * table in block-id order, and the e0/e1 selection rules.
- * Pure: no I/O; cluster_blocks allocates O(N) scratch space.
+ * section 4.2, doc/profiling.md), the interval table in block-id order,
+ * and the e0/e1 selection rules.
+ * Pure: no I/O; cluster_blocks allocates O(N + C x bins) scratch space.
  */
 #ifndef CLUSTER_H
 #define CLUSTER_H
@@ -12,19 +12,30 @@
 
 #include "evt.h"
 
-/* One block's isolation sample, sorted ascending, len >= 1. */
+#define CLUSTER_MAX_BINS	65536	/* value classes the pools keep */
+#define CLUSTER_EDGE_SAMPLE	(1u << 18) /* samples that place them */
+#define CLUSTER_MAX_PASSES	4	/* reassignment passes */
+
+/* One block's isolation sample, in any order (not modified), len >= 1. */
 struct cluster_sample {
 	const uint32_t	*v;
 	uint32_t	 len;
 };
 
 /*
- * Cluster N blocks: walk them by (median, block id); each block joins
- * the cluster whose latest member it is closest to (smallest K-S D) among
- * those the two-sample K-S test does not reject at the Bonferroni level
- * alpha / (N - 1), ties to the lower id, or starts a new cluster.  Ids
- * follow creation (0 = fastest).  Writes id[N]; returns the number of
- * clusters, -E2BIG when more than maxc, -EINVAL, -ENOMEM.
+ * Cluster N blocks.  Each cluster is represented by its pooled sample,
+ * the union of its members' samples, which does not drift the way a
+ * single member does.  Walk the blocks by (median, block id): each joins
+ * the cluster whose pool it fits best (smallest K-S statistic scaled to
+ * the two sizes) among those the two-sample K-S test does not reject at
+ * the Bonferroni level alpha / (N - 1), ties to the lower id, or starts
+ * a new cluster.  Then up to CLUSTER_MAX_PASSES passes move each block,
+ * compared with its own pool without itself and with every other pool,
+ * to the best fit, until none moves.  Ids follow the walk (0 = lowest
+ * median).  Samples are compared exactly when their values span at most
+ * CLUSTER_MAX_BINS ns, else in that many quantile classes.  Writes
+ * id[N]; returns the number of clusters, -E2BIG when more than maxc,
+ * -EINVAL, -ENOMEM.
  */
 int	cluster_blocks(const struct cluster_sample *s, uint32_t n,
 	    double alpha, unsigned int maxc, uint16_t *id);

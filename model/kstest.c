@@ -70,17 +70,66 @@ double
 ks_d1(const double *x, size_t n, double (*cdf)(double, const void *),
     const void *arg)
 {
-	double	d = 0.0, f, lo, hi;
-	size_t	i;
+	return ks_d1_grid(x, n, cdf, arg, 0.0, KS_TWO_SIDED, -INFINITY);
+}
 
-	for (i = 0; i < n; i++) {
-		f = cdf(x[i], arg);
-		lo = f - (double)i / (double)n;
-		hi = (double)(i + 1) / (double)n - f;
-		if (lo > d)
-			d = lo;
-		if (hi > d)
-			d = hi;
+static uint64_t
+gcd_u64(uint64_t a, uint64_t b)
+{
+	uint64_t t;
+
+	while (b != 0) {
+		t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+double
+ks_grid(const double *x, size_t n)
+{
+	uint64_t g = 0;
+	size_t	i;
+	int	ties = 0;
+
+	for (i = 0; i < n; i++)
+		if (!(fabs(x[i]) < 9007199254740992.0) || x[i] != floor(x[i]))
+			return 0.0;
+	for (i = 1; i < n; i++) {
+		if (x[i] == x[i - 1])
+			ties = 1;
+		else
+			g = gcd_u64(g, (uint64_t)(x[i] - x[i - 1]));
+	}
+	return ties && g > 0 ? (double)g : 0.0;
+}
+
+/*
+ * Walk the distinct values.  F - F_n is largest just below a value (the
+ * EDF has not jumped yet), F_n - F just at it; on a grid the model's
+ * rounded CDF jumps at the same points, by F(v + h/2) - F(v - h/2).
+ */
+double
+ks_d1_grid(const double *x, size_t n, double (*cdf)(double, const void *),
+    const void *arg, double h, enum ks_side side, double from)
+{
+	double	d = 0.0, lo, hi, v;
+	size_t	i = 0, j;
+
+	while (i < n) {
+		v = x[i];
+		for (j = i; j < n && x[j] == v; j++)
+			;
+		if (v >= from) {
+			lo = cdf(v - h / 2.0, arg) - (double)i / (double)n;
+			hi = (double)j / (double)n - cdf(v + h / 2.0, arg);
+			if (lo > d)
+				d = lo;
+			if (side == KS_TWO_SIDED && hi > d)
+				d = hi;
+		}
+		i = j;
 	}
 	return d;
 }
@@ -94,22 +143,39 @@ ks_sqrt_ne(size_t n, size_t m)
 }
 
 double
-ks_pvalue(double d, size_t n, size_t m)
+ks_scale(size_t n, size_t m)
 {
 	double	en = ks_sqrt_ne(n, m);
 
-	if (n == 0)
-		return NAN;
-	return ks_q((en + 0.12 + 0.11 / en) * d);
+	return en + 0.12 + 0.11 / en;
 }
 
 double
-ks_critical(double alpha, size_t n, size_t m)
+ks_pvalue(double d, size_t n, size_t m)
 {
-	double	lo = 0.0, hi = 10.0, mid, en;
+	if (n == 0)
+		return NAN;
+	return ks_q(ks_scale(n, m) * d);
+}
+
+double
+ks_pvalue_one_sided(double d, size_t n)
+{
+	double	l;
+
+	if (n == 0)
+		return NAN;
+	l = ks_scale(n, 0) * d;
+	return l > 0.0 ? exp(-2.0 * l * l) : 1.0;
+}
+
+double
+ks_q_inv(double alpha)
+{
+	double	lo = 0.0, hi = 10.0, mid;
 	int	i;
 
-	if (!(alpha > 0.0 && alpha < 1.0) || n == 0)
+	if (!(alpha > 0.0 && alpha < 1.0))
 		return NAN;
 	/* Q is decreasing: bisect Q(l) = alpha */
 	for (i = 0; i < 200 && hi - lo > 1e-15; i++) {
@@ -119,6 +185,13 @@ ks_critical(double alpha, size_t n, size_t m)
 		else
 			hi = mid;
 	}
-	en = ks_sqrt_ne(n, m);
-	return hi / (en + 0.12 + 0.11 / en);
+	return hi;
+}
+
+double
+ks_critical(double alpha, size_t n, size_t m)
+{
+	if (!(alpha > 0.0 && alpha < 1.0) || n == 0)
+		return NAN;
+	return ks_q_inv(alpha) / ks_scale(n, m);
 }

@@ -135,6 +135,33 @@ exp_default_profile(struct profile *p)
 	    sizeof(err));
 }
 
+/* The kernel, platform and profile of one run: the given profile or the
+ * built-in histo.  Returns 0 or an error; exp_release() frees. */
+static int
+exp_alloc(const struct profile *in, struct exp_kernel **k, struct sim **s,
+    struct profile **p)
+{
+	if ((*k = calloc(1, sizeof(**k))) == NULL ||
+	    (*s = calloc(1, sizeof(**s))) == NULL ||
+	    (*p = calloc(1, sizeof(**p))) == NULL)
+		return -ENOMEM;
+	if (in != NULL) {
+		**p = *in;
+		return 0;
+	}
+	return exp_default_profile(*p);
+}
+
+static void
+exp_release(struct exp_kernel *k, struct sim *s, struct profile *p)
+{
+	if (s != NULL)
+		sim_free(s);
+	free(s);
+	free(k);
+	free(p);
+}
+
 /* ---- throttle time ---- */
 
 void
@@ -178,13 +205,7 @@ exp_throttle(const struct exp_throttle_args *a, FILE *csv,
 	if (a->launches < 1 || a->ncores < 1 || a->ncores > SIM_MAX_CORES ||
 	    a->q > 1)
 		return -EINVAL;
-	if ((k = calloc(1, sizeof(*k))) == NULL ||
-	    (s = calloc(1, sizeof(*s))) == NULL ||
-	    (p = calloc(1, sizeof(*p))) == NULL)
-		goto out;
-	if (a->profile != NULL)
-		*p = *a->profile;
-	else if ((rc = exp_default_profile(p)) != 0)
+	if ((rc = exp_alloc(a->profile, &k, &s, &p)) != 0)
 		goto out;
 	sim_config_default(&cfg);
 	cfg.ncores = a->ncores;
@@ -241,11 +262,7 @@ exp_throttle(const struct exp_throttle_args *a, FILE *csv,
 	}
 	rc = 0;
 out:
-	if (s != NULL)
-		sim_free(s);
-	free(s);
-	free(k);
-	free(p);
+	exp_release(k, s, p);
 	return rc;
 }
 
@@ -417,6 +434,46 @@ exp_be_events(const struct sim *s)
 	return e;
 }
 
+/* CPU time of the BE tasks, all of them or those named name. */
+static double
+exp_be_runtime(const struct sim *s, const char *name)
+{
+	double		t = 0;
+	unsigned int	i, j;
+
+	for (i = 0; i < s->cfg.ncores; i++)
+		for (j = 0; j < s->core[i].ntasks; j++)
+			if (name == NULL ||
+			    strcmp(s->core[i].task[j].name, name) == 0)
+				t += s->core[i].task[j].runtime;
+	return t;
+}
+
+/*
+ * The BE work: a hog per core, a cpu and a mem task per core (mixed), or
+ * one task per core at given fractions of the core's maximum.
+ */
+static void
+exp_be_tasks(struct sim *s, const struct exp_budgets_args *a)
+{
+	unsigned int	i;
+	double		f;
+
+	for (i = 0; i < s->cfg.ncores; i++) {
+		if (a->mixed) {
+			/* the cores' traffic no longer starts and stops
+			 * together, so u takes values between 0 and 1 */
+			sim_add_task(s, i, "cpu", 0.01 * s->core_max * 1000);
+			sim_add_task(s, i, "mem", SIM_MEM);
+		} else if (a->be_nfrac > 0) {
+			f = a->be_frac[i % a->be_nfrac];
+			sim_add_task(s, i, f >= 1 ? "mem" : "be", f >= 1 ?
+			    SIM_MEM : f * s->core_max * 1000);
+		} else
+			sim_add_task(s, i, "mem", SIM_MEM);
+	}
+}
+
 int
 exp_budgets(const struct exp_budgets_args *a, FILE *csv,
     struct exp_budgets_result *o)
@@ -426,7 +483,8 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	struct exp_qstat qs = { 0, 0, 0 };
 	struct exp_kernel *k = NULL;
 	struct sim	*s = NULL;
-	double		 rt, ratio, ev = 0, tsum = 0, rsum = 0, e0;
+	double		 rt, ratio, ev = 0, tsum = 0, rsum = 0, e0, r0, c0;
+	double		 run = 0, cpu = 0;
 	uint64_t	 n;
 	unsigned int	 i;
 	int		 rc = -ENOMEM;
@@ -436,8 +494,12 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	    a->plan_len < 1 || a->plan_len > SIM_PLAN_MAX ||
 	    !(a->late_p >= 0 && a->late_p <= 1) ||
 	    !(a->bwmax_events > 0) || !(a->overhead_events >= 0) ||
-	    !(a->smooth_a > 0 && a->smooth_a <= 1) || !(a->rho >= 0))
+	    !(a->smooth_a > 0 && a->smooth_a <= 1) || !(a->rho >= 0) ||
+	    a->be_nfrac > SIM_MAX_CORES)
 		return -EINVAL;
+	for (i = 0; i < a->be_nfrac; i++)
+		if (!(a->be_frac[i] >= 0 && a->be_frac[i] <= 1))
+			return -EINVAL;
 	memset(o, 0, sizeof(*o));
 	memset(&st, 0, sizeof(st));
 	if ((k = calloc(1, sizeof(*k))) == NULL ||
@@ -460,13 +522,7 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 		goto out;
 	if ((rc = sim_gpu_load(s, &k->wk, &k->pt)) != 0)
 		goto out;
-	for (i = 0; i < cfg.ncores; i++) {
-		/* mixed: the cores' traffic no longer starts and stops
-		 * together, so u takes values between 0 and 1 */
-		if (a->mixed)
-			sim_add_task(s, i, "cpu", 0.01 * s->core_max * 1000);
-		sim_add_task(s, i, "mem", SIM_MEM);
-	}
+	exp_be_tasks(s, a);
 	st.s = s;
 	st.k = k;
 	st.a = a;
@@ -499,11 +555,15 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 		sim_run_until(s, s->now + (0.5 + sim_random(s)) *
 		    (double)cfg.period_ns);
 		e0 = exp_be_events(s);
+		r0 = exp_be_runtime(s, NULL);
+		c0 = exp_be_runtime(s, "cpu");
 		st.launch_no = n;
 		st.csv = a->csv_launches == 0 || n < a->csv_launches ? csv :
 		    NULL;
 		rt = exp_budgets_one(&st);
 		ev += exp_be_events(s) - e0;
+		run += exp_be_runtime(s, NULL) - r0;
+		cpu += exp_be_runtime(s, "cpu") - c0;
 		ratio = rt / (double)k->nom.wcet;
 		if (rt > (double)k->nom.wcet)
 			o->over_bound++;
@@ -514,6 +574,8 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	}
 	o->launches = a->launches;
 	o->be_events = ev / (double)a->launches;
+	o->be_run_ns = run / (double)a->launches;
+	o->cpu_run_ns = cpu / (double)a->launches;
 	o->mean_ns = tsum / (double)a->launches;
 	o->mean_ratio = rsum / (double)a->launches;
 	o->q_mean = qs.sum / (double)qs.n;
@@ -534,5 +596,102 @@ out:
 		sim_free(s);
 	free(s);
 	free(k);
+	return rc;
+}
+
+/* ---- protection: BWLOCK++ section 6.4, Fig. 9 ---- */
+
+void
+exp_protect_default(struct exp_protect_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->scenario = EXP_SOLO;
+	a->q = -1;
+	a->launches = 1000;
+	a->seed = 1;
+	a->ncores = 3;
+	a->bwmax_events = 60000;
+	a->jitter = 0.1;
+}
+
+/* The platform of exp_budgets, with hogs unless solo. */
+static int
+exp_protect_setup(const struct exp_protect_args *a, const struct profile *p,
+    struct exp_kernel *k, struct sim *s)
+{
+	struct sim_config cfg;
+	unsigned int	i;
+	int		rc;
+
+	sim_config_default(&cfg);
+	cfg.period_ns = p->period_ns;
+	cfg.tick_ns = cfg.period_ns;
+	cfg.ncores = a->ncores;
+	cfg.bwmax_events = a->bwmax_events;
+	cfg.seed = a->seed;
+	cfg.jitter = a->jitter;
+	if ((rc = exp_kernel_init(k, p, BUDGET_DEFAULT_SLOWDOWN,
+	    a->bwmax_events, 0)) != 0 || (rc = sim_init(s, &cfg)) != 0)
+		return rc;
+	if ((rc = sim_gpu_load(s, &k->wk, &k->pt)) != 0)
+		return rc;
+	if (a->scenario != EXP_SOLO)
+		for (i = 0; i < cfg.ncores; i++)
+			sim_add_task(s, i, "mem", SIM_MEM);
+	return 0;
+}
+
+int
+exp_protect(const struct exp_protect_args *a, struct exp_protect_result *o)
+{
+	struct decide_config dc;
+	struct profile	*p = NULL;
+	struct exp_kernel *k = NULL;
+	struct sim	*s = NULL;
+	uint64_t	 ev[SIM_MAX_CORES], n;
+	unsigned int	 i;
+	double		 rt, e0, ev_sum = 0, t_sum = 0;
+	int		 rc = -ENOMEM;
+
+	if (a->launches < 1 || a->ncores < 1 || a->ncores > SIM_MAX_CORES ||
+	    !(a->bwmax_events > 0) || a->q > 1 || a->scenario > EXP_LOCKED)
+		return -EINVAL;
+	memset(o, 0, sizeof(*o));
+	if ((rc = exp_alloc(a->profile, &k, &s, &p)) != 0 ||
+	    (rc = exp_protect_setup(a, p, k, s)) != 0)
+		goto out;
+	o->qnom = k->nom.q;
+	o->q = a->scenario == EXP_LOCKED ? (a->q >= 0 ? a->q : k->nom.q) :
+	    a->scenario == EXP_CORUN ? 1.0 : 0.0;
+	dc.bwmax_events = a->bwmax_events;
+	dc.overhead_events = 0;
+	dc.ncores = a->ncores;
+	dc.smooth_a = BUDGET_DEFAULT_SMOOTH_A;
+	for (i = 0; i < a->ncores; i++)
+		ev[i] = decide_core_events(&dc, o->q);
+	o->bound_ns = wcet_bound(&k->wk, k->pt.n, o->q, 0);
+	o->wcet0_ns = k->nom.wcet0;
+	for (n = 0; n < a->launches; n++) {
+		/* a random phase, as in the budget experiments */
+		sim_run_until(s, s->now + (0.5 + sim_random(s)) *
+		    (double)p->period_ns);
+		e0 = exp_be_events(s);
+		sim_gpu_launch(s, a->scenario == EXP_LOCKED, ev);
+		while (sim_run_until(s, s->now + 1e9) != SIM_RUN_KERNEL_DONE)
+			;
+		rt = s->gpu.finish - s->gpu.launch;
+		ev_sum += exp_be_events(s) - e0;
+		t_sum += rt;
+		if (rt > o->max_ns)
+			o->max_ns = rt;
+		if (rt > (double)o->bound_ns)
+			o->over_bound++;
+	}
+	o->launches = a->launches;
+	o->mean_ns = t_sum / (double)a->launches;
+	o->be_events = ev_sum / (double)a->launches;
+	rc = 0;
+out:
+	exp_release(k, s, p);
 	return rc;
 }

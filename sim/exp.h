@@ -1,9 +1,9 @@
 /*
  * exp.h - the experiments bwsim runs on the simulated platform (doc/sim.md):
- * BWLOCK++'s TFS period shares (section 4.3.4, Fig. 5-6) and throttle time
- * (section 6.5, Fig. 10), and [DynBW]'s dynamic budgets (section 5.4,
- * Tables 5.2-5.3, Fig. 5.1).  Each writes its raw series as CSV when
- * given a stream.
+ * BWLOCK++'s TFS period shares (section 4.3.4, Fig. 5-6), throttle time
+ * (section 6.5, Fig. 10) and protection of a GPU kernel (section 6.4,
+ * Fig. 9), and [DynBW]'s dynamic budgets (section 5.4, Tables 5.2-5.3,
+ * Fig. 5.1).  Each writes its raw series as CSV when given a stream.
  */
 #ifndef EXP_H
 #define EXP_H
@@ -74,6 +74,10 @@ struct exp_budgets_args {
 	uint64_t	step_ns;
 	uint64_t	csv_launches;	/* launches written to csv (0: all) */
 	int		mixed;		/* BE cores: 0 hogs, 1 a cpu + a mem task */
+	/* unless mixed, with be_nfrac > 0: one task on core i issuing
+	 * be_frac[i % be_nfrac] of the core's maximum (1: a hog) */
+	double		be_frac[SIM_MAX_CORES];
+	unsigned int	be_nfrac;
 	double		rho;		/* TFS factor on the BE cores */
 	/*
 	 * The daemon's timing: each decision hands over a plan of plan_len
@@ -91,6 +95,8 @@ struct exp_budgets_result {
 	double		max_ratio;	/* actual / bound */
 	double		mean_ratio;
 	double		be_events;	/* per launch, while the kernel runs */
+	double		be_run_ns;	/* BE tasks' CPU time, same */
+	double		cpu_run_ns;	/* of the "cpu" tasks (mixed), same */
 	double		q_mean;		/* over the kernel's periods */
 	double		q_std;
 	double		qnom;
@@ -109,6 +115,36 @@ void	exp_budgets_default(struct exp_budgets_args *);
 /* -EINVAL on a bad profile/arguments, -ENOMEM. */
 int	exp_budgets(const struct exp_budgets_args *, FILE *csv,
 	    struct exp_budgets_result *);
+
+/* ---- protection (BWLOCK++ Fig. 9): solo, co-run, locked ---- */
+enum exp_protect_case {
+	EXP_SOLO,		/* BE cores idle */
+	EXP_CORUN,		/* memory hogs, no regulation */
+	EXP_LOCKED,		/* memory hogs, bandwidth lock at budget q */
+};
+struct exp_protect_args {
+	const struct profile *profile;	/* NULL: the histo kernel */
+	enum exp_protect_case scenario;
+	double		q;		/* locked: budget ratio; < 0: Q-bar */
+	uint64_t	launches;
+	uint64_t	seed;
+	unsigned int	ncores;
+	double		bwmax_events;
+	double		jitter;
+};
+struct exp_protect_result {
+	uint64_t	launches;
+	double		mean_ns, max_ns;	/* response times */
+	double		q;		/* the budget the cores ran at */
+	double		qnom;
+	uint64_t	bound_ns;	/* G(q,{Ni},0) */
+	uint64_t	wcet0_ns;	/* G(0,{Ni}) */
+	uint64_t	over_bound;
+	double		be_events;	/* per launch */
+};
+void	exp_protect_default(struct exp_protect_args *);
+int	exp_protect(const struct exp_protect_args *,
+	    struct exp_protect_result *);
 
 /* The histo kernel of [DynBW] Table 4.1 (also examples/histo.bwk). */
 extern const char exp_histo_bwk[];

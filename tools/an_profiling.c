@@ -221,12 +221,6 @@ ap_read_samples(const char *cmd, const char *path, double **out, size_t *n)
 /* ---------------------------------------------------------------- evt */
 
 static void
-ap_pkey(char *buf, size_t len, double p)
-{
-	snprintf(buf, len, "%g", p);
-}
-
-static void
 ap_test_json(struct jsonw *j, const char *name, const char *stat,
     struct evt_test t, double alpha)
 {
@@ -237,13 +231,76 @@ ap_test_json(struct jsonw *j, const char *name, const char *stat,
 	jsonw_key(j, "p");
 	jsonw_double(j, t.p);
 	jsonw_key(j, "reject");
-	jsonw_bool(j, !(t.p >= alpha));
+	jsonw_bool(j, t.p < alpha);
+	jsonw_obj_end(j);
+}
+
+static const char *
+ap_theta_method(enum evt_theta_method m)
+{
+	return m == EVT_THETA_BLOCKS ? "blocks" : "intervals";
+}
+
+/* Largest extremogram value and its lag (1-based). */
+static double
+ap_xgram_max(const struct evt_result *r, int *lag)
+{
+	double	m = 0.0;
+	int	h;
+
+	*lag = 0;
+	for (h = 0; h < EVT_XGRAM_LAGS; h++)
+		if (r->xgram[h] > m) {
+			m = r->xgram[h];
+			*lag = h + 1;
+		}
+	return m;
+}
+
+static void
+ap_extremes_json(struct jsonw *j, const struct evt_result *r)
+{
+	double	m;
+	int	h;
+
+	jsonw_key(j, "extremal_index");
+	jsonw_obj_begin(j);
+	jsonw_key(j, "method");
+	jsonw_str(j, ap_theta_method(r->theta_method));
+	jsonw_key(j, "theta");
+	jsonw_double(j, r->theta);
+	jsonw_key(j, "threshold");
+	jsonw_double(j, r->theta_u);
+	jsonw_key(j, "theta_min");
+	jsonw_double(j, r->theta_min);
+	jsonw_key(j, "blocks");
+	jsonw_double(j, r->theta_blocks);
+	jsonw_key(j, "intervals");
+	jsonw_double(j, r->theta_intervals);
+	jsonw_key(j, "reject");
+	jsonw_bool(j, !(r->theta >= r->theta_min));
+	jsonw_obj_end(j);
+	jsonw_key(j, "extremogram");
+	jsonw_obj_begin(j);
+	jsonw_key(j, "threshold");
+	jsonw_double(j, r->xgram_u);
+	jsonw_key(j, "independent_level");
+	jsonw_double(j, r->xgram_base);
+	m = ap_xgram_max(r, &h);
+	jsonw_key(j, "max");
+	jsonw_double(j, m);
+	jsonw_key(j, "max_lag");
+	jsonw_int(j, h);
+	jsonw_key(j, "lags");
+	jsonw_arr_begin(j);
+	for (h = 0; h < EVT_XGRAM_LAGS; h++)
+		jsonw_double(j, r->xgram[h]);
+	jsonw_arr_end(j);
 	jsonw_obj_end(j);
 }
 
 static void
-ap_evt_json(const struct evt_result *r, const double *ps, int np,
-    double alpha)
+ap_evt_json(const struct evt_result *r, const double *ps, int np)
 {
 	struct jsonw j;
 	char	key[32];
@@ -257,6 +314,8 @@ ap_evt_json(const struct evt_result *r, const double *ps, int np,
 	jsonw_uint(&j, r->block);
 	jsonw_key(&j, "maxima");
 	jsonw_uint(&j, r->nmax);
+	jsonw_key(&j, "per");
+	jsonw_str(&j, r->per == EVT_PER_BLOCK ? "block" : "run");
 	jsonw_key(&j, "mu");
 	jsonw_double(&j, r->fit.mu);
 	jsonw_key(&j, "beta");
@@ -264,129 +323,204 @@ ap_evt_json(const struct evt_result *r, const double *ps, int np,
 	jsonw_key(&j, "pwcet_ns");
 	jsonw_obj_begin(&j);
 	for (i = 0; i < np; i++) {
-		ap_pkey(key, sizeof(key), ps[i]);
+		snprintf(key, sizeof(key), "%g", ps[i]);
 		jsonw_key(&j, key);
 		if (r->ok)
-			jsonw_uint(&j, (uint64_t)ceil(evt_pwcet(&r->fit,
-			    r->block, ps[i])));
+			jsonw_uint(&j, (uint64_t)ceil(evt_result_pwcet(r,
+			    ps[i])));
 		else
 			jsonw_null(&j);
 	}
 	jsonw_obj_end(&j);
 	jsonw_key(&j, "alpha");
-	jsonw_double(&j, alpha);
+	jsonw_double(&j, r->alpha);
 	jsonw_key(&j, "tests");
 	jsonw_obj_begin(&j);
-	ap_test_json(&j, "runs", "z", r->runs, alpha);
-	ap_test_json(&j, "ljung_box", "q", r->ljung_box, alpha);
+	/* the stationarity tests share alpha */
+	ap_test_json(&j, "ks_halves", "d", r->ks_halves, r->alpha / 2.0);
+	ap_test_json(&j, "trend", "z", r->trend, r->alpha / 2.0);
+	ap_test_json(&j, "runs", "z", r->runs, r->alpha);
+	ap_test_json(&j, "ljung_box", "q", r->ljung_box, r->alpha);
 	jsonw_key(&j, "ljung_box_lags");
 	jsonw_uint(&j, r->lb_lags);
-	ap_test_json(&j, "ks_halves", "d", r->ks_halves, alpha);
-	ap_test_json(&j, "gumbel_fit", "d", r->gof, alpha);
-	jsonw_key(&j, "extremal_index");
+	jsonw_key(&j, "ar_order");
+	jsonw_int(&j, r->ar_order);
+	ap_extremes_json(&j, r);
+	ap_test_json(&j, "gumbel_fit", "d", r->gof, r->alpha);
+	jsonw_key(&j, "gumbel_tail");
 	jsonw_obj_begin(&j);
-	jsonw_key(&j, "theta");
-	jsonw_double(&j, r->theta);
-	jsonw_key(&j, "threshold");
-	jsonw_double(&j, r->theta_u);
+	jsonw_key(&j, "ks_d");
+	jsonw_double(&j, r->tail_ks.stat);
+	jsonw_key(&j, "ks_p");
+	jsonw_double(&j, r->tail_ks.p);
+	jsonw_key(&j, "max_ns");
+	jsonw_double(&j, r->tail_max.stat);
+	jsonw_key(&j, "max_p");
+	jsonw_double(&j, r->tail_max.p);
+	jsonw_key(&j, "p");
+	jsonw_double(&j, r->gof_tail.p);
 	jsonw_key(&j, "reject");
-	jsonw_bool(&j, !(r->theta >= EVT_THETA_MIN));
+	jsonw_bool(&j, r->gof_tail.p < r->alpha);
 	jsonw_obj_end(&j);
+	jsonw_key(&j, "grid_ns");
+	jsonw_double(&j, r->grid);
 	jsonw_obj_end(&j);
+	jsonw_key(&j, "rule");
+	jsonw_str(&j, evt_rule_name(r->rule));
 	jsonw_key(&j, "ok");
 	jsonw_bool(&j, r->ok);
 	jsonw_key(&j, "reason");
-	if (r->ok)
-		jsonw_null(&j);
-	else
-		jsonw_str(&j, r->reason);
+	jsonw_str(&j, r->reason);
 	jsonw_obj_end(&j);
 	jsonw_end(&j);
+}
+
+/* The numbers behind the rule that decided. */
+static void
+ap_evt_why(const struct evt_result *r)
+{
+	switch (r->rule) {
+	case EVT_RULE_NONSTATIONARY:
+		printf("  (K-S halves p %.4g, trend p %.4g, each at alpha/2 "
+		    "= %g)\n", r->ks_halves.p, r->trend.p, r->alpha / 2.0);
+		break;
+	case EVT_RULE_INDEPENDENT:
+		printf("  (runs p %.4g, Ljung-Box p %.4g, alpha %g)\n",
+		    r->runs.p, r->ljung_box.p, r->alpha);
+		break;
+	case EVT_RULE_STATIONARY:
+	case EVT_RULE_CLUSTERED:
+		printf("  (runs p %.4g, Ljung-Box p %.4g; extremal index "
+		    "%.3f %s %.3f)\n", r->runs.p, r->ljung_box.p, r->theta,
+		    r->theta >= r->theta_min ? ">=" : "<", r->theta_min);
+		break;
+	case EVT_RULE_TAIL:
+		printf("  (tail p %.4g = 2 x min(%.4g, %.4g), alpha %g)\n",
+		    r->gof_tail.p, r->tail_ks.p, r->tail_max.p, r->alpha);
+		break;
+	case EVT_RULE_NONE:
+		break;
+	}
 }
 
 static void
 ap_evt_text(const struct evt_result *r, const double *ps, int np)
 {
-	int	i;
+	double	m;
+	int	i, h;
 
-	printf("samples %zu, block %zu, maxima %zu\n", r->n, r->block,
-	    r->nmax);
-	printf("gumbel mu %.3f beta %.3f (K-S D %.4f p %.4g)\n", r->fit.mu,
-	    r->fit.beta, r->gof.stat, r->gof.p);
-	printf("runs test z %.3f p %.4g\n", r->runs.stat, r->runs.p);
-	printf("ljung-box Q %.3f (%zu lags) p %.4g\n", r->ljung_box.stat,
-	    r->lb_lags, r->ljung_box.p);
-	printf("K-S halves D %.4f p %.4g\n", r->ks_halves.stat,
-	    r->ks_halves.p);
-	printf("extremal index %.3f (threshold %.1f)\n", r->theta,
-	    r->theta_u);
+	printf("samples %zu, block %zu, maxima %zu, grid %g ns\n", r->n,
+	    r->block, r->nmax, r->grid);
+	printf("gumbel mu %.3f beta %.3f\n", r->fit.mu, r->fit.beta);
+	printf("stationarity: K-S halves D %.4f p %.4g; trend (Mann-Kendall, "
+	    "%d batch means) z %.3f p %.4g\n", r->ks_halves.stat,
+	    r->ks_halves.p, EVT_TREND_BATCHES, r->trend.stat, r->trend.p);
+	printf("independence: runs z %.3f p %.4g; Ljung-Box Q %.3f (%zu "
+	    "lags) p %.4g; AR order %d (Yule-Walker, AIC)\n", r->runs.stat,
+	    r->runs.p, r->ljung_box.stat, r->lb_lags, r->ljung_box.p,
+	    r->ar_order);
+	m = ap_xgram_max(r, &h);
+	printf("extremes: extremal index %.3f (%s estimator, above %.1f; "
+	    "%s %.3f); extremogram above %.1f: max %.3f at lag %d "
+	    "(independent: %.3f)\n", r->theta, ap_theta_method(
+	    r->theta_method), r->theta_u, ap_theta_method(
+	    r->theta_method == EVT_THETA_BLOCKS ? EVT_THETA_INTERVALS :
+	    EVT_THETA_BLOCKS), r->theta_method == EVT_THETA_BLOCKS ?
+	    r->theta_intervals : r->theta_blocks, r->xgram_u, m, h,
+	    r->xgram_base);
+	printf("fit: K-S D %.4f p %.4g (two-sided); tail: K-S D %.4f p %.4g "
+	    "(one-sided, top quarter), largest maximum %.1f p %.4g\n",
+	    r->gof.stat, r->gof.p, r->tail_ks.stat, r->tail_ks.p,
+	    r->tail_max.stat, r->tail_max.p);
+	printf("%s by rule %s: %s\n", r->ok ? "accepted" : "refused",
+	    evt_rule_name(r->rule), r->reason);
+	ap_evt_why(r);
 	if (!r->ok) {
-		printf("no pWCET: %s\n", r->reason);
+		printf("no pWCET\n");
 		return;
 	}
 	for (i = 0; i < np; i++)
-		printf("pWCET at %g: %.0f ns\n", ps[i],
-		    ceil(evt_pwcet(&r->fit, r->block, ps[i])));
+		printf("pWCET at %g per %s: %.0f ns\n", ps[i],
+		    r->per == EVT_PER_BLOCK ? "block" : "run",
+		    ceil(evt_result_pwcet(r, ps[i])));
 }
 
-/* Shared by evt and plot pwcet: options --block, --p, --alpha. */
+/*
+ * Shared by evt and plot pwcet: options --block, --p, --alpha, --per,
+ * --theta-min, --theta-method (o[0..5]).
+ */
 static int
-ap_evt_setup(const char *cmd, struct ap_opt *ob, struct ap_opt *op,
-    struct ap_opt *oa, size_t *b, double *ps, int *np, double *alpha)
+ap_evt_setup(const char *cmd, struct ap_opt *o, struct evt_options *eo,
+    double *ps, int *np)
 {
 	unsigned long long v;
 	int	i;
 
-	*b = EVT_DEFAULT_BLOCK;
-	if (ob->value && (ap_uint(ob->value, 1u << 20, &v) < 0 || v < 1))
-		return ap_fail(cmd, "bad --block '%s'", ob->value);
-	if (ob->value)
-		*b = (size_t)v;
-	*alpha = 0.05;
-	if (oa->value && ap_double(oa->value, 0.0, 1.0, alpha) < 0)
-		return ap_fail(cmd, "bad --alpha '%s'", oa->value);
+	evt_options_default(eo);
+	if (o[0].value && (ap_uint(o[0].value, 1u << 20, &v) < 0 || v < 1))
+		return ap_fail(cmd, "bad --block '%s'", o[0].value);
+	if (o[0].value)
+		eo->block = (size_t)v;
+	if (o[2].value && ap_double(o[2].value, 0.0, 1.0, &eo->alpha) < 0)
+		return ap_fail(cmd, "bad --alpha '%s'", o[2].value);
+	if (o[3].value && strcmp(o[3].value, "block") == 0)
+		eo->per = EVT_PER_BLOCK;
+	else if (o[3].value && strcmp(o[3].value, "run") != 0)
+		return ap_fail(cmd, "bad --per '%s' (block or run)",
+		    o[3].value);
+	if (o[4].value && (ap_double(o[4].value, 0.0, 2.0, &eo->theta_min) <
+	    0 || eo->theta_min > 1.0))
+		return ap_fail(cmd, "bad --theta-min '%s' (0 < T <= 1)",
+		    o[4].value);
+	if (o[5].value && strcmp(o[5].value, "intervals") == 0)
+		eo->theta_method = EVT_THETA_INTERVALS;
+	else if (o[5].value && strcmp(o[5].value, "blocks") != 0)
+		return ap_fail(cmd, "bad --theta-method '%s' (blocks or "
+		    "intervals)", o[5].value);
 	ps[0] = 1e-6;
 	ps[1] = 1e-9;
 	ps[2] = 1e-12;
 	*np = 3;
-	for (i = 0; i < op->nmulti; i++) {
-		if (ap_double(op->multi[i], 0.0, 1.0, &ps[*np]) < 0)
+	for (i = 0; i < o[1].nmulti; i++) {
+		if (ap_double(o[1].multi[i], 0.0, 1.0, &ps[*np]) < 0)
 			return ap_fail(cmd, "bad --p '%s' (0 < P < 1)",
-			    op->multi[i]);
+			    o[1].multi[i]);
 		(*np)++;
 	}
 	return 0;
 }
 
+#define AP_EVT_OPTS	OPT("block", 1), OPT("p", 1), OPT("alpha", 1), \
+	OPT("per", 1), OPT("theta-min", 1), OPT("theta-method", 1)
+
 int
 an_evt_main(int argc, char **argv)
 {
-	struct ap_opt opts[] = { OPT("block", 1), OPT("p", 1), OPT("alpha", 1),
-	    OPT("json", 0), OPT(NULL, 0) };
+	struct ap_opt opts[] = { AP_EVT_OPTS, OPT("json", 0), OPT(NULL, 0) };
 	const char *path;
+	struct evt_options eo;
 	struct evt_result r;
-	double	*x, ps[3 + AP_MAX_P], alpha;
-	size_t	n, b;
+	double	*x, ps[3 + AP_MAX_P];
+	size_t	n;
 	int	rc, np;
 
 	if ((rc = ap_args(argc, argv, opts, &path, 1)) != 0)
 		return rc;
-	if ((rc = ap_evt_setup(argv[0], &opts[0], &opts[1], &opts[2], &b, ps,
-	    &np, &alpha)) != 0)
+	if ((rc = ap_evt_setup(argv[0], opts, &eo, ps, &np)) != 0)
 		return rc;
 	if ((rc = ap_read_samples(argv[0], path, &x, &n)) != 0)
 		return rc;
-	rc = evt_analyze(x, n, b, alpha, &r);
+	rc = evt_analyze(x, n, &eo, &r);
 	free(x);
 	if (rc == -ENOMEM)
 		return ap_fail(argv[0], "out of memory");
 	if (rc < 0) {
 		ap_fail(argv[0], "%s: %s (%zu samples, block %zu)", path,
-		    r.reason, n, b);
+		    r.reason, n, eo.block);
 		return 2;
 	}
-	if (opts[3].value)
-		ap_evt_json(&r, ps, np, alpha);
+	if (opts[6].value)
+		ap_evt_json(&r, ps, np);
 	else
 		ap_evt_text(&r, ps, np);
 	return r.ok ? 0 : 1;
@@ -493,8 +627,9 @@ ap_select(const char *cmd, struct ap_clustering *cl, unsigned int c,
 	}
 	cs->e[cond] = ceil(v) < 1.0 ? 1.0 : ceil(v);
 	stats_sort(x, n);
-	cs->fit[cond] = ks_d1(x, n, ap_norm_cdf, st) /
-	    ks_critical(cl->alpha, n, 0);
+	/* whole-ns samples: compare with the rounded normal */
+	cs->fit[cond] = ks_d1_grid(x, n, ap_norm_cdf, st, ks_grid(x, n),
+	    KS_TWO_SIDED, -INFINITY) / ks_critical(cl->alpha, n, 0);
 	cs->pct[cond] = ap_norm_cdf(cs->e[cond], st);
 	for (i = 0; i < n && x[i] <= cs->e[cond]; i++)
 		;
@@ -558,25 +693,11 @@ ap_cluster_run(const char *cmd, const char *path, double alpha,
 		free(s);
 		return ap_fail(cmd, "out of memory");
 	}
-	/*
-	 * Sort the isolation reservoirs in place, except for the EVT rule,
-	 * which needs them in trace order: it then works on copies.
-	 */
+	/* the reservoirs stay in trace order: the pools and the EVT rule
+	 * take them run by run, and a sorted reservoir cut short by
+	 * AP_POOL_MAX would keep only its low values */
 	for (b = 0; b < cl->acc.nblocks; b++) {
-		uint32_t *v = trace_acc_sample(&cl->acc, b, 0, &len);
-
-		if (cl->sel.rule == CLUSTER_SEL_EVT) {
-			uint32_t *cp = malloc(len * sizeof(*cp));
-
-			if (cp == NULL) {
-				rc = ap_fail(cmd, "out of memory");
-				goto out;
-			}
-			memcpy(cp, v, len * sizeof(*cp));
-			v = cp;
-		}
-		stats_sort_u32(v, len);
-		s[b].v = v;
+		s[b].v = trace_acc_sample(&cl->acc, b, 0, &len);
 		s[b].len = len;
 	}
 	rc = cluster_blocks(s, cl->acc.nblocks, alpha, WCET_MAX_CLUSTERS,
@@ -622,9 +743,6 @@ ap_cluster_run(const char *cmd, const char *path, double alpha,
 		}
 	}
 out:
-	if (cl->sel.rule == CLUSTER_SEL_EVT)
-		for (b = 0; b < cl->acc.nblocks; b++)
-			free((void *)s[b].v);
 	free(s);
 	return rc;
 }
@@ -1103,31 +1221,35 @@ ap_plot_gq(const char *cmd, int argc, char **argv)
 static int
 ap_plot_pwcet(const char *cmd, int argc, char **argv)
 {
-	struct ap_opt opts[] = { OPT("block", 1), OPT("p", 1), OPT("alpha", 1),
-	    OPT("o", 1), OPT(NULL, 0) };
+	struct ap_opt opts[] = { AP_EVT_OPTS, OPT("o", 1), OPT(NULL, 0) };
+	struct evt_options eo;
 	struct evt_result r;
 	struct ap_plot pl;
-	const char *path;
-	double	*x, ps[3 + AP_MAX_P], alpha, lo, hi, v;
+	const char *path, *per;
+	double	*x, ps[3 + AP_MAX_P], lo, hi, v, e;
 	size_t	n, b, i, step;
 	int	rc, np;
 
 	if ((rc = ap_args(argc, argv, opts, &path, 1)) != 0 ||
-	    (rc = ap_evt_setup(cmd, &opts[0], &opts[1], &opts[2], &b, ps, &np,
-	    &alpha)) != 0)
+	    (rc = ap_evt_setup(cmd, opts, &eo, ps, &np)) != 0)
 		return rc;
-	if (opts[3].value == NULL)
+	if (opts[6].value == NULL)
 		return ap_fail(cmd, "-o PREFIX is required");
 	if ((rc = ap_read_samples(cmd, path, &x, &n)) != 0)
 		return rc;
-	rc = evt_analyze(x, n, b, alpha, &r);
-	if (rc < 0 || (rc = ap_plot_open(cmd, opts[3].value, &pl)) != 0) {
+	rc = evt_analyze(x, n, &eo, &r);
+	if (rc < 0 || (rc = ap_plot_open(cmd, opts[6].value, &pl)) != 0) {
 		free(x);
 		return rc < 0 ? ap_fail(cmd, "%s: %s", path, r.reason ?
 		    r.reason : "out of memory") : rc;
 	}
+	/* per block: the measured curve is that of the block maxima */
+	b = eo.per == EVT_PER_BLOCK ? 1 : eo.block;
+	per = eo.per == EVT_PER_BLOCK ? "block" : "run";
+	if (eo.per == EVT_PER_BLOCK)
+		n = evt_block_maxima(x, n, eo.block, x);
 	stats_sort(x, n);
-	/* empirical per-run exceedance 1 - EDF, down to 1/n */
+	/* empirical exceedance 1 - EDF, down to 1/n */
 	step = n / AP_PLOT_POINTS + 1;
 	for (i = 0; i < n - 1; i += step)
 		fprintf(pl.fd, "%.0f %.6e\n", x[i], 1.0 - (double)(i + 1) /
@@ -1137,21 +1259,24 @@ ap_plot_pwcet(const char *cmd, int argc, char **argv)
 	hi = evt_pwcet(&r.fit, b, 1e-13);
 	for (i = 0; i <= 400; i++) {
 		v = lo + (hi - lo) * (double)i / 400.0;
-		fprintf(pl.fd, "%.1f %.6e\n", v, evt_exceedance(&r.fit, b, v));
+		e = evt_exceedance(&r.fit, b, v);
+		fprintf(pl.fd, "%.1f %.6e\n", v, e);
 	}
 	fprintf(pl.fd, "\n\n");
 	for (i = 0; i < (size_t)np; i++)
 		fprintf(pl.fd, "%.0f %g\n", evt_pwcet(&r.fit, b, ps[i]), ps[i]);
 	free(x);
 	fprintf(pl.fg, "set title 'pWCET exceedance (Gumbel mu %.0f beta "
-	    "%.1f, block %zu)%s%s'\nset logscale y\nset format y '%%.0e'\n"
-	    "set yrange [1e-13:1]\nset xlabel 'execution time (ns)'\n"
-	    "set ylabel 'P(exceed) per run'\n"
+	    "%.1f, block %zu, rule %s)%s%s'\nset logscale y\n"
+	    "set format y '%%.0e'\nset yrange [1e-13:1]\n"
+	    "set xlabel 'execution time (ns)'\n"
+	    "set ylabel 'P(exceed) per %s'\n"
 	    "plot '%s' index 0 with steps lw 2 title 'measured 1-EDF', \\\n"
 	    "     '%s' index 1 with lines title 'EVT (Gumbel) pWCET', \\\n"
 	    "     '%s' index 2 with points pt 7 title 'pWCET levels'\n",
-	    r.fit.mu, r.fit.beta, b, r.ok ? "" : ": NOT VALID, ",
-	    r.ok ? "" : r.reason, pl.dat, pl.dat, pl.dat);
+	    r.fit.mu, r.fit.beta, eo.block, evt_rule_name(r.rule),
+	    r.ok ? "" : ": NOT VALID, ", r.ok ? "" : r.reason, per, pl.dat,
+	    pl.dat, pl.dat);
 	return ap_plot_run(cmd, &pl);
 }
 
@@ -1164,7 +1289,7 @@ an_plot_main(int argc, char **argv)
 		return ap_fail(cmd, "usage: plot edf TRACE -o PREFIX "
 		    "[--alpha A] [--select S] | plot gq PROFILE -o PREFIX "
 		    "[--measured FILE] [--sync 0|1] | plot pwcet SAMPLES "
-		    "-o PREFIX [--block B] [--p P]...");
+		    "-o PREFIX [--block B] [--p P]... [--per block|run]");
 	if (strcmp(argv[1], "edf") == 0)
 		return ap_plot_edf("plot edf", argc - 1, argv + 1);
 	if (strcmp(argv[1], "gq") == 0)

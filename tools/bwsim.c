@@ -1,6 +1,6 @@
 /*
  * bwsim.c - experiments on the simulated platform, in virtual time
- * (bwsim(1), doc/sim.md): tfs, throttle, budgets and plot.
+ * (bwsim(1), doc/sim.md): tfs, throttle, budgets, protect and plot.
  */
 #include <errno.h>
 #include <limits.h>
@@ -329,7 +329,53 @@ out:
 	return ret;
 }
 
+/* The bounds both budgets and protect report. */
+static void
+bwsim_json_bounds(struct jsonw *j, double qnom, uint64_t bound,
+    uint64_t wcet0)
+{
+	jsonw_key(j, "q_nominal");
+	jsonw_double(j, qnom);
+	jsonw_key(j, "bound_ns");
+	jsonw_uint(j, bound);
+	jsonw_key(j, "wcet0_ns");
+	jsonw_uint(j, wcet0);
+}
+
 /* ---- budgets ---- */
+
+/* --be hogs | mixed | F[,F...]: fractions of a core's maximum, 0..1. */
+static int
+bwsim_be(const char *v, struct exp_budgets_args *a)
+{
+	char	 buf[256], *tok, *save = NULL;
+
+	a->mixed = 0;
+	a->be_nfrac = 0;
+	if (v != NULL && strcmp(v, "hogs") == 0)
+		return 0;
+	if (v != NULL && strcmp(v, "mixed") == 0) {
+		a->mixed = 1;
+		return 0;
+	}
+	if (v == NULL || strlen(v) >= sizeof(buf) || *v == '\0')
+		goto bad;
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (a->be_nfrac == SIM_MAX_CORES || bwsim_double("--be", tok,
+		    0, 1, &a->be_frac[a->be_nfrac]) < 0)
+			goto bad;
+		a->be_nfrac++;
+	}
+	if (a->be_nfrac > 0)
+		return 0;
+bad:
+	fprintf(stderr, "bwsim budgets: --be hogs|mixed|F[,F...] (each F "
+	    "the share of a core's maximum bandwidth its task uses, 0..1, "
+	    "at most %d)\n", SIM_MAX_CORES);
+	return -1;
+}
 
 static int
 bwsim_budgets_args(int argc, char **argv, struct exp_budgets_args *a,
@@ -418,15 +464,8 @@ bwsim_budgets_args(int argc, char **argv, struct exp_budgets_args *a,
 			if (bwsim_double("--rho", argv[++i], 0, 1000, &a->rho))
 				return 2;
 		} else if (strcmp(argv[i], "--be") == 0) {
-			if (++i < argc && strcmp(argv[i], "hogs") == 0)
-				a->mixed = 0;
-			else if (i < argc && strcmp(argv[i], "mixed") == 0)
-				a->mixed = 1;
-			else {
-				fprintf(stderr, "bwsim budgets: --be "
-				    "hogs|mixed\n");
+			if (bwsim_be(argv[++i], a) < 0)
 				return 2;
-			}
 		} else if (strcmp(argv[i], "--speed") == 0) {
 			if (++i < argc && strcmp(argv[i], "linear") == 0)
 				a->speed = SIM_SPEED_LINEAR;
@@ -463,6 +502,8 @@ bwsim_budgets_print(const struct exp_budgets_args *a,
 		    "mean %.4f\n", (unsigned long long)r->over_bound,
 		    r->max_ratio, r->mean_ratio);
 		printf("  BE memory events per launch: %.0f\n", r->be_events);
+		printf("  BE CPU time per launch: %.3f ms (cpu-bound tasks "
+		    "%.3f ms)\n", r->be_run_ns / 1e6, r->cpu_run_ns / 1e6);
 		printf("  Q over %llu periods: mean %.4f, std %.4f\n",
 		    (unsigned long long)r->periods, r->q_mean, r->q_std);
 		printf("  periods on a plan's first entry %llu, on a "
@@ -486,16 +527,15 @@ bwsim_budgets_print(const struct exp_budgets_args *a,
 	jsonw_double(&j, r->mean_ratio);
 	jsonw_key(&j, "be_events");
 	jsonw_double(&j, r->be_events);
+	jsonw_key(&j, "be_run_ns");
+	jsonw_double(&j, r->be_run_ns);
+	jsonw_key(&j, "cpu_run_ns");
+	jsonw_double(&j, r->cpu_run_ns);
 	jsonw_key(&j, "q_mean");
 	jsonw_double(&j, r->q_mean);
 	jsonw_key(&j, "q_std");
 	jsonw_double(&j, r->q_std);
-	jsonw_key(&j, "q_nominal");
-	jsonw_double(&j, r->qnom);
-	jsonw_key(&j, "bound_ns");
-	jsonw_uint(&j, r->bound_ns);
-	jsonw_key(&j, "wcet0_ns");
-	jsonw_uint(&j, r->wcet0_ns);
+	bwsim_json_bounds(&j, r->qnom, r->bound_ns, r->wcet0_ns);
 	jsonw_key(&j, "mean_ns");
 	jsonw_double(&j, r->mean_ns);
 	jsonw_key(&j, "periods");
@@ -543,6 +583,122 @@ out:
 	return ret;
 }
 
+/* ---- protect ---- */
+
+static void
+bwsim_protect_print(const struct exp_protect_args *a,
+    const struct exp_protect_result *r, int json)
+{
+	static const char *const name[] = { "solo", "corun", "locked" };
+	struct jsonw	j;
+
+	if (!json) {
+		printf("%s, %llu launches: response time mean %.3f ms, max "
+		    "%.3f ms\n", name[a->scenario],
+		    (unsigned long long)r->launches, r->mean_ns / 1e6,
+		    r->max_ns / 1e6);
+		printf("  BE budget Q %.4f (Q-bar %.4f), bound G(Q) %.3f ms, "
+		    "over bound %llu, BE events per launch %.0f\n", r->q,
+		    r->qnom, (double)r->bound_ns / 1e6,
+		    (unsigned long long)r->over_bound, r->be_events);
+		return;
+	}
+	jsonw_init(&j, stdout);
+	jsonw_obj_begin(&j);
+	jsonw_key(&j, "scenario");
+	jsonw_str(&j, name[a->scenario]);
+	jsonw_key(&j, "launches");
+	jsonw_uint(&j, r->launches);
+	jsonw_key(&j, "mean_ns");
+	jsonw_double(&j, r->mean_ns);
+	jsonw_key(&j, "max_ns");
+	jsonw_double(&j, r->max_ns);
+	jsonw_key(&j, "q");
+	jsonw_double(&j, r->q);
+	bwsim_json_bounds(&j, r->qnom, r->bound_ns, r->wcet0_ns);
+	jsonw_key(&j, "over_bound");
+	jsonw_uint(&j, r->over_bound);
+	jsonw_key(&j, "be_events");
+	jsonw_double(&j, r->be_events);
+	jsonw_obj_end(&j);
+	jsonw_end(&j);
+}
+
+static int
+bwsim_protect(int argc, char **argv)
+{
+	struct bwsim_common	 c = { 0, NULL, NULL };
+	struct exp_protect_args	 a;
+	struct exp_protect_result r;
+	struct profile		*p = NULL;
+	uint64_t		 v;
+	int			 i, rc, ret = 2, have = 0;
+
+	exp_protect_default(&a);
+	for (i = 1; i < argc; i++) {
+		if ((rc = bwsim_common_opt(&c, argc, argv, &i)) < 0)
+			goto out;
+		if (rc > 0)
+			continue;
+		if (strcmp(argv[i], "--scenario") == 0) {
+			const char *s = ++i < argc ? argv[i] : "";
+
+			have = 1;
+			if (strcmp(s, "solo") == 0)
+				a.scenario = EXP_SOLO;
+			else if (strcmp(s, "corun") == 0)
+				a.scenario = EXP_CORUN;
+			else if (strcmp(s, "locked") == 0)
+				a.scenario = EXP_LOCKED;
+			else
+				have = 0;
+		} else if (strcmp(argv[i], "--q") == 0) {
+			if (bwsim_double("--q", argv[++i], 0, 1, &a.q))
+				goto out;
+		} else if (strcmp(argv[i], "--launches") == 0) {
+			if (bwsim_u64("--launches", argv[++i], 1, 100000000,
+			    &a.launches))
+				goto out;
+		} else if (strcmp(argv[i], "--seed") == 0) {
+			if (bwsim_u64("--seed", argv[++i], 0, UINT64_MAX,
+			    &a.seed))
+				goto out;
+		} else if (strcmp(argv[i], "--cores") == 0) {
+			if (bwsim_u64("--cores", argv[++i], 1, SIM_MAX_CORES,
+			    &v))
+				goto out;
+			a.ncores = (unsigned int)v;
+		} else if (strcmp(argv[i], "--jitter") == 0) {
+			if (bwsim_double("--jitter", argv[++i], 0, 0.99,
+			    &a.jitter))
+				goto out;
+		} else if (strcmp(argv[i], "--profile") == 0) {
+			if ((p = calloc(1, sizeof(*p))) == NULL ||
+			    bwsim_load_profile(argv[++i], p))
+				goto out;
+			a.profile = p;
+		} else {
+			ret = bwsim_unknown("protect", argv[i]);
+			goto out;
+		}
+	}
+	if (!have) {
+		fprintf(stderr, "bwsim protect: --scenario solo|corun|locked "
+		    "is required\n");
+		goto out;
+	}
+	ret = 1;
+	if ((rc = exp_protect(&a, &r)) != 0) {
+		fprintf(stderr, "bwsim protect: %s\n", strerror(-rc));
+		goto out;
+	}
+	bwsim_protect_print(&a, &r, c.json);
+	ret = 0;
+out:
+	free(p);
+	return ret;
+}
+
 static const struct {
 	const char	*name;
 	int		(*main)(int, char **);
@@ -555,6 +711,9 @@ static const struct {
 	{ "budgets", bwsim_budgets, "budgets --profile K.bwk --policy "
 	    "nominal|fair|greedy|smooth --launches N [--seed S] [--json] "
 	    "[--csv FILE] (more in bwsim(1))" },
+	{ "protect", bwsim_protect, "protect --scenario solo|corun|locked "
+	    "[--q Q] [--launches N] [--profile K.bwk] [--cores N] "
+	    "[--jitter J] [--seed S] [--json]" },
 	{ "plot", bwsim_plot_main, "plot q|vruntime|shares|throttle "
 	    "[-o PREFIX] [--profile K.bwk] [--seed S]" },
 	{ "sm", bwsim_sm_main, "sm FILE.ptx --grid X[,Y] --block X[,Y] ... "

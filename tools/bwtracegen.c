@@ -2,13 +2,16 @@
  * bwtracegen - synthetic inputs with known answers for the profiling
  * tests and benchmark (doc/profiling.md):
  *
- *   bwtracegen trace --blocks N --runs R --clusters MEAN:SD[:SLOW],...
+ *   bwtracegen trace --blocks N --runs R --clusters MEAN:SD[:SLOW[:DIST]],...
  *       [--intervals FIRST:ID,...] [--seed S] [--binary] [-o FILE]
- *     A block trace: cluster ID's blocks take normal(MEAN, SD) ns alone
- *     (cond 0) and normal(MEAN*SLOW, SD*SLOW) under interference (cond 1,
- *     SLOW default 2).  Intervals assign block ranges to clusters in
- *     block-id order (default: equal contiguous ranges).  Records come
- *     run by run, as a real measurement loop produces them.
+ *     A block trace: cluster ID's blocks take DIST(MEAN, SD) ns alone
+ *     (cond 0) and DIST(MEAN*SLOW, SD*SLOW) under interference (cond 1,
+ *     SLOW default 2); DIST is normal (default), t3 (Student's t with 3
+ *     degrees of freedom: heavy tails) or gumbel (skewed right), each
+ *     with that mean and standard deviation.  Intervals assign block
+ *     ranges to clusters in block-id order (default: equal contiguous
+ *     ranges).  Records come run by run, as a real measurement loop
+ *     produces them.
  *
  *   bwtracegen samples --dist KIND --n N [--seed S] [-o FILE]
  *     One execution time per line; KIND is gumbel:MU:BETA,
@@ -68,16 +71,68 @@ static int
 tg_usage(void)
 {
 	fprintf(stderr, "usage: bwtracegen trace --blocks N --runs R "
-	    "--clusters MEAN:SD[:SLOW],... [--intervals FIRST:ID,...] "
+	    "--clusters MEAN:SD[:SLOW[:normal|t3|gumbel]],... "
+	    "[--intervals FIRST:ID,...] "
 	    "[--seed S] [--binary] [-o FILE]\n"
 	    "       bwtracegen samples --dist gumbel:MU:BETA|normal:M:SD|"
 	    "ar1:PHI:M:SD --n N [--seed S] [-o FILE]\n");
 	return 2;
 }
 
+enum tg_dist { TG_NORMAL, TG_T3, TG_GUMBEL };
+
 struct tg_cluster {
 	double	mean, sd, slow;
+	enum tg_dist dist;
 };
+
+/* A draw of mean 0 and standard deviation 1. */
+static double
+tg_draw(enum tg_dist d)
+{
+	double	c = 0.0, z;
+	int	i;
+
+	switch (d) {
+	case TG_T3:
+		/* t3 = Z / sqrt(chi2_3 / 3) has variance 3 */
+		z = tg_normal();
+		for (i = 0; i < 3; i++) {
+			double	w = tg_normal();
+
+			c += w * w;
+		}
+		return z / sqrt(c / 3.0) / sqrt(3.0);
+	case TG_GUMBEL:
+		/* mean gamma beta, sd beta pi / sqrt(6) */
+		return (-log(-log(tg_unif())) - 0.57721566490153286) *
+		    sqrt(6.0) / M_PI;
+	case TG_NORMAL:
+		break;
+	}
+	return tg_normal();
+}
+
+static int
+tg_dist_parse(const char *s, char **end, enum tg_dist *d)
+{
+	static const struct { const char *name; enum tg_dist d; } k[] = {
+		{ "normal", TG_NORMAL }, { "t3", TG_T3 },
+		{ "gumbel", TG_GUMBEL },
+	};
+	size_t	i, len;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		len = strlen(k[i].name);
+		if (strncmp(s, k[i].name, len) == 0 &&
+		    (s[len] == ',' || s[len] == '\0')) {
+			*d = k[i].d;
+			*end = (char *)s + len;
+			return 0;
+		}
+	}
+	return -1;
+}
 
 static int
 tg_clusters(const char *s, struct tg_cluster *c, int *nc)
@@ -89,12 +144,16 @@ tg_clusters(const char *s, struct tg_cluster *c, int *nc)
 		if (*nc >= TG_MAX_CLUSTERS)
 			return -1;
 		c[*nc].slow = 2.0;
+		c[*nc].dist = TG_NORMAL;
 		c[*nc].mean = strtod(s, &end);
 		if (*end != ':')
 			return -1;
 		c[*nc].sd = strtod(end + 1, &end);
 		if (*end == ':')
 			c[*nc].slow = strtod(end + 1, &end);
+		if (*end == ':' && tg_dist_parse(end + 1, &end,
+		    &c[*nc].dist) < 0)
+			return -1;
 		if (!(c[*nc].mean > 0) || !(c[*nc].sd >= 0) ||
 		    !(c[*nc].slow >= 1.0) || (*end != ',' && *end != '\0'))
 			return -1;
@@ -165,7 +224,7 @@ tg_trace(FILE *out, uint32_t nblocks, uint32_t runs,
 				double	f = cond ? cl->slow : 1.0;
 
 				v = round(cl->mean * f + cl->sd * f *
-				    tg_normal());
+				    tg_draw(cl->dist));
 				rec.run = r;
 				rec.block = b;
 				rec.exec_ns = v < 1.0 ? 1 : (uint64_t)v;

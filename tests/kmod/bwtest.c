@@ -7,7 +7,10 @@
  * A hog pinned to the regulated CPU counts loop iterations into shared
  * memory; its rate under a budget vs. unlimited shows the throttle.  The
  * event is the software cpu-clock, so a budget is in nanoseconds of
- * counted time per period (a CPU-wide cpu-clock counts wall time).
+ * counted time per period, unless BWTEST_EVENT=TYPE:CONFIG names another
+ * time-like event (run.sh: the arm64 PMU's cycle counter, which QEMU runs
+ * at 1 GHz, so the budgets below mean the same time).
+ * (A CPU-wide cpu-clock counts wall time.)
  * Plans are written with the daemon's own writer (daemon/reg_kmod.c).
  *
  * Other modes, for init.sh: --throttles CPU, --nice-snapshot,
@@ -111,6 +114,7 @@ static void pin(int cpu)
 static struct bwreg_config base_config(void)
 {
 	struct bwreg_config c;
+	const char *ev;
 
 	memset(&c, 0, sizeof(c));
 	c.version = BWREG_UAPI_VERSION;
@@ -119,6 +123,11 @@ static struct bwreg_config base_config(void)
 	c.cpumask = 1ULL << HOG_CPU;
 	c.event_type = PERF_TYPE_SOFTWARE;
 	c.event_config = PERF_COUNT_SW_CPU_CLOCK;
+	ev = getenv("BWTEST_EVENT");
+	if (ev && strchr(ev, ':')) {
+		c.event_type = (uint32_t)strtoul(ev, NULL, 0);
+		c.event_config = strtoull(strchr(ev, ':') + 1, NULL, 0);
+	}
 	c.rho_milli = 2000;
 	c.flags = BWREG_CFG_TFS_NICE;
 	c.static_events = BWREG_UNLIMITED;
@@ -1322,6 +1331,7 @@ static double tfs_round(uint32_t rho_milli, uint32_t flags, double *cpu_rate)
 	pid_t mem, cpu;
 	uint64_t c0, t0;
 
+	c.event_type = PERF_TYPE_SOFTWARE;
 	c.event_config = PERF_COUNT_SW_PAGE_FAULTS;
 	c.rho_milli = rho_milli;
 	c.flags = flags;

@@ -1,14 +1,20 @@
 #!/bin/sh
 # init of the bwreg test guest (tests/kmod/run.sh): load the module, run
 # the checks, unload, inspect dmesg, power off.  The host parses the
-# PASS/FAIL lines from the console.
+# PASS/FAIL lines from the console.  BWTEST_EVENT=TYPE:CONFIG (from the
+# kernel command line) is the time-like event budgets count: the software
+# cpu-clock (1:0) by default, the PMU's cycle counter on arm64.
 export PATH=/bin:/sbin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mkdir -p /tmp /run
-echo "BWTEST-START $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
+echo
+echo "BWTEST-START $(uname -r) $(uname -v) cpus=$(grep -c ^processor /proc/cpuinfo)"
+export BWTEST_EVENT=${BWTEST_EVENT:-1:0}
+evtype=${BWTEST_EVENT%%:*}
+evconf=${BWTEST_EVENT#*:}
 echo 1 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
 
 /bwtest --nice-snapshot >/tmp/nice0
@@ -34,14 +40,17 @@ fi
 [ -r /tmp/tfs.pids ] && kill $(cat /tmp/tfs.pids)
 [ -e /dev/bwreg ] && echo "FAIL devnode-gone" || echo "PASS devnode-gone"
 
-# Module parameters: regulate CPU 1 from load on, 1 ms of cpu-clock per
-# 10 ms; then unload while the hog is being throttled.
-if insmod /bwreg.ko cpus=2 period_us=10000 event_type=1 event_config=0 \
-	static_events=1000000 heartbeat_ms=0; then
+# Module parameters: regulate CPU 1 from load on, 1 ms of the event per
+# 10 ms; measure the throttle's delay; then unload while a hog is being
+# throttled.
+if insmod /bwreg.ko cpus=2 period_us=10000 event_type=$evtype \
+	event_config=$evconf static_events=1000000 heartbeat_ms=0; then
+	/thrlat 1 1000000 "$BWTEST_EVENT" 2
 	taskset 2 sh -c 'while :; do :; done' &
 	hog=$!
+	n0=$(/bwtest --throttles 1)
 	sleep 1
-	n=$(/bwtest --throttles 1)
+	n=$(($(/bwtest --throttles 1) - ${n0:-0}))
 	if [ "${n:-0}" -ge 40 ]; then
 		echo "PASS load-params-throttle: $n throttles in 1 s"
 	else
@@ -53,12 +62,19 @@ if insmod /bwreg.ko cpus=2 period_us=10000 event_type=1 event_config=0 \
 else
 	echo "FAIL insmod-params"
 fi
+# The same delay with the software cpu-clock (a guest hrtimer), to set a
+# hardware event's overflow interrupt against.
+if [ "$BWTEST_EVENT" != 1:0 ] && insmod /bwreg.ko cpus=2 period_us=10000 \
+	event_type=1 event_config=0 static_events=1000000 heartbeat_ms=0; then
+	/thrlat 1 1000000 1:0 2
+	rmmod bwreg
+fi
 
 # Daemon end to end (present once the daemon exists, see run.sh); the
-# module's event is the software cpu-clock, which the daemon selects by
-# leaving the event unset.
+# module's event is the test's, which the daemon selects by leaving the
+# event unset.
 if [ -x /bin/bwsched ] && [ -x /e2e.sh ]; then
-	insmod /bwreg.ko event_type=1 event_config=0
+	insmod /bwreg.ko event_type=$evtype event_config=$evconf
 	/e2e.sh
 	rmmod bwreg && echo "PASS rmmod-after-daemon" ||
 		echo "FAIL rmmod-after-daemon"

@@ -1,10 +1,12 @@
 /*
  * lockhold.c - a bwsched client for the kmod end-to-end test: lockhold
- * SOCKET MS registers a task, takes the bandwidth lock, holds it MS
- * milliseconds and releases it.  Exit 0 when every step succeeded.
+ * SOCKET MS registers a task, takes the bandwidth lock, prints "locked",
+ * holds it MS milliseconds or until SIGUSR1, whichever comes first, and
+ * releases it.  Exit 0 when every step succeeded.
  */
 #include <config.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -34,6 +36,7 @@ static int register_task(int fd)
 int main(int argc, char **argv)
 {
 	struct timespec	ts;
+	sigset_t	usr1;
 	long		ms;
 	int		fd;
 
@@ -41,6 +44,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: lockhold SOCKET MS\n");
 		return 2;
 	}
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);	/* taken by sigtimedwait */
 	fd = tc_connect(argv[1]);
 	if (fd < 0 || tc_hello(fd, "lockhold") != BWP_OK) {
 		fprintf(stderr, "lockhold: cannot connect to %s\n", argv[1]);
@@ -54,9 +60,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lockhold: lock failed\n");
 		return 1;
 	}
+	printf("locked\n");	/* e2e.sh measures from here on */
+	fflush(stdout);
 	ts.tv_sec = ms / 1000;
 	ts.tv_nsec = (ms % 1000) * 1000000L;
-	nanosleep(&ts, NULL);
+	sigtimedwait(&usr1, NULL, &ts);
 	if (tc_simple(fd, BWP_OP_UNLOCK, NULL) != BWP_OK) {
 		fprintf(stderr, "lockhold: unlock failed\n");
 		return 1;

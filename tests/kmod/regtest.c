@@ -471,12 +471,17 @@ static void test_device(const char *dev)
 	pid_t hog;
 	int fd, ret;
 
+	/* Hardware cycles: missing under x86 TCG, present on arm64's PMU. */
 	c.event_type = 0;
 	c.event_config = 0;
-	check(reg_kmod_ops.open(&r, &c, err, sizeof(err)) != 0 && r == NULL &&
-	    strstr(err, "PMU") != NULL, "missing-event", "%s", err);
-	if (r != NULL)
+	if (reg_kmod_ops.open(&r, &c, err, sizeof(err)) == 0 && r != NULL) {
+		printf("SKIP regtest-missing-event: this guest has a PMU\n");
 		reg_kmod_ops.close(r);
+		r = NULL;
+	} else {
+		check(r == NULL && strstr(err, "PMU") != NULL,
+		    "missing-event", "%s", err);
+	}
 
 	c = base(dev);
 	if (reg_kmod_ops.open(&r, &c, err, sizeof(err)) != 0) {

@@ -86,8 +86,30 @@ awk -F, 'BEGIN { srand(1) } NR == 1 { print; next }
 		run = $1; cond = $4 }
 	{ printf "%s,%s,%d,%s\n", $1, $2, $3 + v + 300, $4 }' \
 	"$tmp/e.csv" >"$tmp/dep.csv"
-expect_rc 2 "independ" "$bw" cluster "$tmp/dep.csv" \
+expect_rc 2 "cannot select e0: " "$bw" cluster "$tmp/dep.csv" \
 	-o "$tmp/x.bwk" --concurrency 4 --select evt:1e-6
+case $got in *non-stationary*|*"not independent"*) ;;
+	*) no "dep: the refusal does not say why: $got" ;; esac
+
+# whole-ns Gaussian clusters, 3,600 block maxima each: the EVT rule
+# accepts them (the Gumbel tail lies above the data, and rounding is not
+# misfit) and e0/e1 lie above the observed maxima
+"$gen" trace --blocks 1800 --runs 100 --seed 12 --clusters 1600:35,2600:35 \
+	-o "$tmp/g.csv"
+"$bw" cluster "$tmp/g.csv" -o "$tmp/g.bwk" --concurrency 4 \
+	--select evt:1e-6 --json >"$tmp/g.json" || no "evt:P on Gaussian"
+grep -q '"goodness_of_fit":0\.' "$tmp/g.json" ||
+	no "normal data flagged by the fit ratio: $(cat "$tmp/g.json")"
+
+# same mean, sd 35 vs 140 (the clustering used to mix these into two
+# impure clusters and 132 intervals): two clusters, the true halves
+"$gen" trace --blocks 600 --runs 200 --seed 1 --clusters 1600:35,1600:140 \
+	-o "$tmp/sp.csv"
+"$bw" cluster "$tmp/sp.csv" -o "$tmp/sp.bwk" --concurrency 4 >/dev/null ||
+	no "spread"
+[ "$(grep '^interval' "$tmp/sp.bwk" | tr '\n' ' ')" = \
+    "interval 0 1 interval 300 0 " ] ||
+	no "spread: $(grep '^interval' "$tmp/sp.bwk" | tr '\n' ' ')"
 
 # refusals
 expect_rc 2 "too few samples" "$bw" cluster "$data/too_few.csv" \

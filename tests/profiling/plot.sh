@@ -29,6 +29,13 @@ images "$tmp/gq"
 "$bw" plot pwcet "$tmp/s.txt" --p 1e-4 -o "$tmp/pw" >/dev/null ||
 	no "plot pwcet"
 images "$tmp/pw"
+# per block: the measured curve is of the block maxima (80 of them)
+"$bw" plot pwcet "$tmp/s.txt" --per block -o "$tmp/pb" >/dev/null ||
+	no "plot pwcet --per block"
+images "$tmp/pb"
+grep -q "per block" "$tmp/pb.gp" || no "per-block axis label"
+[ "$(awk 'NF == 0 { exit } { n++ } END { print n }' "$tmp/pb.dat")" = 79 ] ||
+	no "per-block EDF: not the 80 block maxima"
 
 "$bw" plot bars "$tmp/s.txt" -o "$tmp/x" 2>/dev/null && no "unknown kind"
 "$bw" plot pwcet "$tmp/s.txt" 2>/dev/null && no "missing -o"

@@ -1,7 +1,8 @@
 /*
  * test_kstest.c - K-S statistics and the numerical helpers against
  * reference values tabulated from SciPy 1.10 (kstwobign.sf, kstwo.isf,
- * ks_2samp, chi2.sf, norm.ppf).
+ * ks_2samp, ksone.sf, chi2.sf, norm.ppf), and the grid-aware one-sample
+ * statistic on hand-computed cases.
  */
 #include <stdint.h>
 
@@ -34,11 +35,55 @@ static const double ppfref[][2] = {
 	{ 0.975, 1.959963984540054 }, { 0.999999, 4.7534243088170873 },
 };
 
+/* exact one-sided tail: ksone.sf(d, n) */
+static const struct { unsigned n; double d, p; } oref[] = {
+	{ 100, 0.1, 0.1265906584562817 }, { 1000, 0.04, 0.03967222345491756 },
+	{ 20, 0.25, 0.06882678136460359 },
+};
+
 static double
 unif_cdf(double x, const void *arg)
 {
 	(void)arg;
 	return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/* U(-0.5, 1.5): rounded to whole numbers it is 0 or 1, half each */
+static double
+wide_cdf(double x, const void *arg)
+{
+	(void)arg;
+	return x < -0.5 ? 0 : x > 1.5 ? 1 : (x + 0.5) / 2.0;
+}
+
+static void
+check_grid(void)
+{
+	static const double g1[] = { 1, 2, 2, 5 }, g32[] = { 0, 32, 32, 96 };
+	static const double half[] = { 1.5, 1.5 }, distinct[] = { 1, 2, 3 };
+	static const double two[] = { 0, 0, 1, 1 };
+	static const double u[] = { 0.1, 0.4, 0.7, 0.9 };
+	size_t	i;
+
+	CHECK(ks_grid(g1, 4) == 1.0);
+	CHECK(ks_grid(g32, 4) == 32.0);
+	CHECK(ks_grid(half, 2) == 0.0);
+	CHECK(ks_grid(distinct, 3) == 0.0);
+	/* rounding alone is not misfit: D 0 on the grid, 0.25 without */
+	CHECK_NEAR(ks_d1_grid(two, 4, wide_cdf, NULL, 1.0, KS_TWO_SIDED,
+	    -INFINITY), 0.0, 1e-15);
+	CHECK_NEAR(ks_d1_grid(two, 4, wide_cdf, NULL, 0.0, KS_TWO_SIDED,
+	    -INFINITY), 0.25, 1e-15);
+	CHECK_NEAR(ks_d1(two, 4, wide_cdf, NULL), 0.25, 1e-15);
+	/* model above the EDF: F(x_i) - i/n = .1, .15, .2, .15 */
+	CHECK_NEAR(ks_d1_grid(u, 4, unif_cdf, NULL, 0.0, KS_MODEL_ABOVE,
+	    -INFINITY), 0.2, 1e-15);
+	CHECK_NEAR(ks_d1_grid(u, 4, unif_cdf, NULL, 0.0, KS_MODEL_ABOVE,
+	    0.75), 0.15, 1e-15);
+	for (i = 0; i < sizeof(oref) / sizeof(oref[0]); i++)
+		CHECK_NEAR(ks_pvalue_one_sided(oref[i].d, oref[i].n),
+		    oref[i].p, 0.02 * oref[i].p);
+	CHECK(ks_pvalue_one_sided(0.0, 10) == 1.0);
 }
 
 int
@@ -80,5 +125,6 @@ main(void)
 	CHECK(isnan(stats_norm_ppf(0.0)) && isnan(stats_norm_ppf(1.0)));
 	CHECK_NEAR(stats_quantile_sorted(x, 30, 0.5), 15.5, 1e-12);
 	CHECK_NEAR(stats_median_sorted(x, 29), 15.0, 0.0);
+	check_grid();
 	CHECK_DONE();
 }

@@ -45,6 +45,24 @@ for p in fair greedy smooth; do
 	    err "budgets $p: Q outside [Q-bar, 1] or no periods"
 done
 grep -q 'over bound: 0' "$tmp/b.txt" || err "budgets readable output"
+for k in be_run_ns cpu_run_ns; do
+	grep -q "\"$k\"" "$tmp/mixed.json" || err "budgets: no $k"
+done
+$bwsim budgets --profile "$histo" --policy smooth --launches 3 \
+    --be 1,0.25,0.05 --json > "$tmp/spec.json" || err "budgets --be list"
+grep -q '"over_bound":0' "$tmp/spec.json" || err "budgets --be list: over"
+
+# protection (BWLOCK++ Fig. 9): every scenario, the lock within its bound
+for sc in solo corun locked; do
+	$bwsim protect --scenario $sc --launches 3 --json > "$tmp/p.json" ||
+	    err "protect $sc"
+	for k in mean_ns max_ns bound_ns over_bound be_events; do
+		grep -q "\"$k\"" "$tmp/p.json" || err "protect $sc: no $k"
+	done
+	grep -q '"over_bound":0' "$tmp/p.json" || err "protect $sc: over bound"
+done
+$bwsim protect --scenario locked --q 0.05 --launches 2 | grep -q 'Q 0.0500' ||
+    err "protect --q"
 
 # bad input: clear error, exit 2, no crash
 for args in "tfs" "tfs --rho -1" "tfs --rho x" "tfs --rho 1 --periods 0" \
@@ -53,7 +71,12 @@ for args in "tfs" "tfs --rho -1" "tfs --rho x" "tfs --rho 1 --periods 0" \
     "budgets --profile /nonexistent --policy fair" "nosuch" \
     "throttle --rho 1 --cores 99" "tfs --rho" \
     "budgets --profile $histo --policy fair --be some" \
-    "budgets --profile $histo --policy fair --speed fast"; do
+    "budgets --profile $histo --policy fair --speed fast" \
+    "budgets --profile $histo --policy fair --be 1.5" \
+    "budgets --profile $histo --policy fair --be 0.5,x" \
+    "budgets --profile $histo --policy fair --be" \
+    "protect" "protect --scenario alone" "protect --scenario locked --q 2" \
+    "protect --scenario solo --launches 0"; do
 	$bwsim $args > /dev/null 2> "$tmp/e"
 	rc=$?
 	test $rc -eq 2 || err "'$args' exited $rc"

@@ -1,7 +1,9 @@
 /*
  * test_exp.c - the bwsim experiments at modest sizes: direction and
- * safety, not timings.  BWLOCK++ Fig. 6 and 10, [DynBW] Tables 5.2-5.3.
+ * safety, not timings.  BWLOCK++ Fig. 6, 9 and 10, [DynBW] Tables
+ * 5.2-5.3 with hogs, mixed and SPEC-like BE work.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +97,70 @@ test_budgets(const struct profile *p)
 	OK(memcmp(&again, &r[DECIDE_SMOOTH], sizeof(again)) == 0);
 }
 
+/* The BE work kinds: a task below Q-bar never gains; the CPU time of
+ * the cpu-bound tasks is counted. */
+static void
+test_be_kinds(const struct profile *p)
+{
+	struct exp_budgets_args	a;
+	struct exp_budgets_result nom, dyn;
+
+	exp_budgets_default(&a);
+	a.profile = p;
+	a.launches = 10;
+	a.be_nfrac = 1;
+	a.be_frac[0] = 0.05;	/* below Q-bar (0.127): never throttled */
+	OK(exp_budgets(&a, NULL, &nom) == 0);
+	a.policy = DECIDE_SMOOTH;
+	OK(exp_budgets(&a, NULL, &dyn) == 0);
+	NEAR(dyn.be_events / nom.be_events, 1.0, 0.01);
+	a.be_frac[0] = 0.25;		/* above it: throttled under NOMINAL */
+	OK(exp_budgets(&a, NULL, &dyn) == 0 && dyn.over_bound == 0);
+	a.policy = DECIDE_NOMINAL;
+	OK(exp_budgets(&a, NULL, &nom) == 0);
+	OK(dyn.be_events > 1.3 * nom.be_events);
+	/* a task's events are its CPU time times its intensity */
+	NEAR(nom.be_events / (nom.be_run_ns / 1000.0), 0.25 * 20, 0.05);
+	OK(nom.cpu_run_ns == 0);
+	a.be_nfrac = 0;
+	a.mixed = 1;
+	OK(exp_budgets(&a, NULL, &nom) == 0);
+	OK(nom.cpu_run_ns > 0 && nom.cpu_run_ns < nom.be_run_ns);
+	a.be_nfrac = 1;
+	a.mixed = 0;
+	a.be_frac[0] = 1.5;
+	OK(exp_budgets(&a, NULL, &nom) == -EINVAL);
+}
+
+/* BWLOCK++ Fig. 9: hogs slow the kernel by up to e1/e0; the lock keeps
+ * it within G(Q); a smaller Q keeps it closer to solo. */
+static void
+test_protect(void)
+{
+	struct exp_protect_args a;
+	struct exp_protect_result solo, corun, nom, low;
+
+	exp_protect_default(&a);
+	a.launches = 5;
+	OK(exp_protect(&a, &solo) == 0);
+	a.scenario = EXP_CORUN;
+	OK(exp_protect(&a, &corun) == 0);
+	a.scenario = EXP_LOCKED;
+	OK(exp_protect(&a, &nom) == 0);
+	a.q = 0.05;
+	OK(exp_protect(&a, &low) == 0);
+	OK(solo.be_events == 0 && solo.max_ns <= (double)solo.wcet0_ns);
+	/* histo's e1/e0 lie between 2.17 and 2.68 */
+	OK(corun.mean_ns > 2.0 * solo.mean_ns);
+	OK(corun.mean_ns < 2.7 * solo.mean_ns);
+	OK(nom.q == nom.qnom && nom.over_bound == 0 && low.over_bound == 0);
+	OK(nom.mean_ns < 1.1 * solo.mean_ns);
+	OK(low.mean_ns < nom.mean_ns && low.mean_ns > solo.mean_ns);
+	OK(low.be_events < nom.be_events && nom.be_events < corun.be_events);
+	a.q = 2;
+	OK(exp_protect(&a, &low) == -EINVAL);
+}
+
 /* examples/histo.bwk and the built-in copy describe the same kernel. */
 static void
 test_histo(struct profile *p)
@@ -130,6 +196,8 @@ main(void)
 	test_tfs();
 	test_throttle();
 	test_budgets(p);
+	test_be_kinds(p);
+	test_protect();
 	free(p);
 	return TAP_DONE();
 }
