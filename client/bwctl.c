@@ -202,6 +202,7 @@ enum fmt {
 	F_BUDGET,	/* events per period, or "unlimited" */
 	F_MBPS,		/* events per period as MB/s (needs the period) */
 	F_YESNO,	/* a bool as yes/no */
+	F_PCT,		/* a share in [0, 1] as a percentage */
 };
 
 /* The text of map[key] in buf, formatted as fmt ("-" when absent). */
@@ -238,6 +239,9 @@ field(const msgpack_object *map, const char *key, enum fmt fmt,
 		return human_q(x, buf, len);
 	case F_MBPS:
 		return human_mbps(x, period_ns, buf, len);
+	case F_PCT:
+		snprintf(buf, len, "%.1f %%", 100 * x);
+		return buf;
 	default:
 		break;
 	}
@@ -293,6 +297,8 @@ print_status_line(const msgpack_object *r, const char *key)
 		fmt = F_NS;
 	} else if (strcmp(key, "q") == 0) {
 		fmt = F_Q;
+	} else if (strncmp(key, "share_", 6) == 0) {
+		fmt = F_PCT;
 	} else {
 		fmt = F_YESNO;	/* bools as yes/no, the rest as sent */
 	}
@@ -306,7 +312,9 @@ print_status(const msgpack_object *r)
 		"period_ns", "lead_ns", "policy", "regulator",
 		"be_regulated", "clients",
 		"tasks", "kernels", "holders", "q", "periods", "late",
-		"fallbacks", NULL };
+		"fallbacks", "lead_current_ns", "lookahead", "share_dynamic",
+		"share_lookahead", "share_static", "lock_enforce_mean_ns",
+		NULL };
 	static const struct col cores[] = {
 		{ "cpu", "CPU", 4, F_RAW },
 		{ "budget", "BUDGET/PERIOD", 14, F_BUDGET },

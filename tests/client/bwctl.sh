@@ -42,7 +42,7 @@ json() {	# bwctl args... | python3 expression on the parsed object d
 # human units in the tables (raw values stay in --json)
 grep -q '^uptime  *[0-9.]* m\{0,1\}s$' "$T/out" || fail "uptime unit: $(cat "$T/out")"
 grep -q '^period  *1.000 ms$' "$T/out" || fail "period in ms"
-grep -q '^lead  *50.0 µs$' "$T/out" || fail "lead in µs"
+grep -q '^lead  *100.0 µs$' "$T/out" || fail "lead in µs"
 grep -q '^q  *unregulated$' "$T/out" || fail "q without holders is a word"
 grep -q '^ *1  *unlimited  *unlimited ' "$T/out" || fail "no holder: unlimited budgets"
 # options after the command, as people type them
