@@ -1,5 +1,5 @@
 /*
- * period.h - the period engine (DESIGN.md section 2): a dedicated thread
+ * period.h - the period engine (doc/engine.md): a dedicated thread
  * that wakes `lead` before every regulation-period boundary, reads the
  * lock holders' task and progress pages, decides the next period's
  * budget with decide() (model/decide.h) and hands it to the regulator

@@ -1,6 +1,6 @@
 /*
  * reg_sim.c - the "sim" regulator backend: the simulated platform of
- * DESIGN.md section 5 (sim/sim.h) run in wall-clock time.
+ * doc/sim.md (sim/sim.h) run in wall-clock time.
  *
  * The model's time 0 is a CLOCK_MONOTONIC instant aligned to the period
  * (like the module's hrtimers), so its period numbers are the ones the

@@ -1,6 +1,6 @@
 /*
  * reg_sim.h - the "sim" regulator backend: the simulated platform of
- * DESIGN.md section 5 run in wall-clock time (reg_sim.c), publishing its
+ * doc/sim.md run in wall-clock time (reg_sim.c), publishing its
  * state for demo clients (bwsched/bwsimstate.h).
  */
 #ifndef REG_SIM_H

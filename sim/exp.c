@@ -75,7 +75,7 @@ exp_tfs(const struct exp_tfs_args *a, FILE *csv, struct exp_tfs_result *o)
 		return -EINVAL;
 	sim_config_default(&cfg);
 	cfg.ncores = 1;
-	cfg.bwmax_events = 20000;	/* one TX2 core, seed 000 section 4.5 */
+	cfg.bwmax_events = 20000;	/* one TX2 core, [DynBW] section 4.5 */
 	cfg.rho = a->rho;
 	cfg.seed = a->seed;
 	if ((s = calloc(1, sizeof(*s))) == NULL)
