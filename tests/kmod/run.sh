@@ -103,7 +103,7 @@ timeout 300 "$QEMU" -accel tcg -m 512M -smp 2 -nographic -no-reboot \
 rc=$?
 secs=$(( $(date +%s) - start ))
 tr -d '\r' <"$log" >"$log.txt"
-grep -E '^(PASS|FAIL|SKIP|RESULT|bwtest|regtest)' "$log.txt"
+grep -E '^(PASS|FAIL|SKIP|RESULT|retry|bwtest|regtest)' "$log.txt"
 {
 	echo "bwreg.ko on Linux $KVER, qemu TCG -smp 2 (emulated: times are not hardware times)"
 	sed -n 's/^RESULT //p' "$log.txt"
@@ -113,10 +113,16 @@ grep -q '^BWTEST-END' "$log.txt" ||
 	{ tail -40 "$log.txt"; fail "guest did not finish (qemu exit $rc)"; }
 npass=$(grep -c '^PASS' "$log.txt")
 nfail=$(grep -c '^FAIL' "$log.txt")
+# checks whose window the regulated CPU mostly missed (a loaded host)
+nstarved=$(grep -c '^SKIP .*: starved guest' "$log.txt")
 if [ "$nfail" -ne 0 ] || [ "$npass" -lt 50 ]; then
 	sed -n '/^--- bwreg/,/^---$/p' "$log.txt"
 	fail "$nfail failed, $npass passed"
 fi
+[ "$nstarved" -lt 5 ] ||
+	skip "the guest was starved by a loaded host: $nstarved checks could not be judged ($npass passed, none failed); run again on a quieter machine"
+starved_note=
+[ "$nstarved" -eq 0 ] || starved_note=" ($nstarved skipped: starved guest)"
 if grep -q '^PASS daemon-e2e-regulates' "$log.txt"; then
 	e2e="bwsched --regulator=kmod regulated CPU 1 while a client held the lock"
 else
@@ -124,7 +130,7 @@ else
 		sed 's/^SKIP daemon-e2e: //')"
 fi
 [ "${BWREG_KEEP:-0}" = 1 ] || rm -rf "$work"
-echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed: validation, device permissions, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, TFS penalty of a migrating task and after unload, plans (entry 0, look-ahead, refused, withdrawn, malformed), lock slots (files, mapping rules, revocation, dyn, kick), stale overflows, heartbeat fail-safe and resume, CPU hotplug, stop, reg_kmod backend, load-time parameters, rmmod while throttling, clean dmesg; $e2e" |
+echo "check-kmod: PASS - bwreg.ko for Linux $KVER in qemu TCG ($secs s): $npass checks passed$starved_note: validation, device permissions, missing PMU error, mmap, throttle under a small budget, free under unlimited, TFS charge and nice penalty, TFS fairness with a page-fault budget, TFS penalty of a migrating task and after unload, plans (entry 0, look-ahead, refused, withdrawn, malformed), lock slots (files, mapping rules, revocation, dyn, kick), stale overflows, heartbeat fail-safe and resume, CPU hotplug, stop, reg_kmod backend, load-time parameters, rmmod while throttling, clean dmesg; $e2e" |
 	tee "$result"
 echo "measurements (tests/kmod/results.txt):"
 cat "$builddir/tests/kmod/results.txt"
