@@ -35,9 +35,11 @@ taskset 2 sh -c 'while :; do :; done' &
 hog=$!
 sleep 0.3
 t0=$(/bwtest --throttles 1)
+p0=$(/bwtest --plans 1)
 lockhold "$sock" 600 && echo "PASS daemon-e2e-lock" ||
 	echo "FAIL daemon-e2e-lock"
 t1=$(/bwtest --throttles 1)
+p1=$(/bwtest --plans 1)
 sleep 0.3
 t2=$(/bwtest --throttles 1)
 sleep 0.5
@@ -48,6 +50,12 @@ if [ $locked -ge 20 ] && [ $free -le 1 ]; then
 	echo "PASS daemon-e2e-regulates: $locked throttles while the lock was held, $free after"
 else
 	echo "FAIL daemon-e2e-regulates: $locked throttles while the lock was held, $free after"
+fi
+# the daemon's plans reach the module (uapi v2)
+if [ $((p1 - p0)) -ge 10 ]; then
+	echo "PASS daemon-e2e-plans: $((p1 - p0)) periods on the daemon's plans while held"
+else
+	echo "FAIL daemon-e2e-plans: $((p1 - p0)) periods on the daemon's plans while held"
 fi
 kill $hog
 kill $dpid
