@@ -364,11 +364,13 @@ static void test_throttle(void)
 	pg->static_events[HOG_CPU] = BWREG_UNLIMITED;
 	sleep_ms(100);
 	s1 = cpu_stats();
+	vm_window(&w);
 	free2 = hog_share(1000, &rate2);
 	s2 = cpu_stats();
-	check(free2 > 0.8 && s2.throttles == s1.throttles,
-	      "unlimited-runs-free", "hog got %.0f%%, %llu throttles",
-	      100 * free2, (unsigned long long)(s2.throttles - s1.throttles));
+	check(s2.throttles == s1.throttles, "unlimited-no-throttle",
+	      "%llu throttles", (unsigned long long)(s2.throttles - s1.throttles));
+	judge(vm_starved(&w), free2 > 0.8, "unlimited-runs-free",
+	      "hog got %.0f%% of its CPU", 100 * free2);
 	r = wait_periods(HOG_CPU, 2, 5000);
 	nice = getpriority(PRIO_PROCESS, (id_t)hog_pid);
 	judge(!r, nice == 0, "tfs-nice-lifted", "hog nice %d", nice);
@@ -1024,7 +1026,7 @@ static void print_quantiles(const char *what, uint64_t *v, unsigned int n,
 	       n, note);
 }
 
-#define KICKS	100
+#define KICKS	60
 
 static void test_kick(void)
 {
@@ -1054,8 +1056,13 @@ static void test_kick(void)
 	memset(&w, 0, sizeof(w));
 	vm_window(&w0);
 	pthread_create(&th, NULL, watch_fn, &w);
+	/*
+	 * Every other period: held nearly to the end of each period back
+	 * to back, the CPU would cross the kernel's RT throttling limit
+	 * (95 % of a second), which then runs fair tasks anyway.
+	 */
 	for (i = 0; i < KICKS; i++) {
-		p = pg->period;
+		p = pg->period + 1;
 		sleep_until(period_start(p + 1) + 2000000 + (i % 5) * 2000000);
 		lk->held = 1;
 		atomic_thread_fence(memory_order_seq_cst);

@@ -53,7 +53,7 @@ static void check(int ok, const char *name, const char *fmt, ...)
  * stops for tens of milliseconds while the guest's clock goes on, so
  * counts and shares per period lose their meaning.  A SCHED_FIFO 60
  * task on the regulated CPU (above the throttle thread, never throttled)
- * sleeps 1 ms at a time; its lateness is time the vCPU did not run.
+ * sleeps 5 ms at a time; its lateness is time the vCPU did not run.
  */
 static volatile uint64_t *vm_lost;	/* [0] ns late, [1] probe alive */
 static pid_t vm_probe_pid;
@@ -61,7 +61,7 @@ static pid_t vm_probe_pid;
 static void vm_probe_start(int cpu, int keep_fd)
 {
 	struct sched_param sp = { .sched_priority = 60 };
-	struct timespec ts = { 0, 1000000 }, a, b;
+	struct timespec ts = { 0, 5000000 }, a, b;
 	cpu_set_t set;
 	uint64_t late;
 
@@ -88,8 +88,8 @@ static void vm_probe_start(int cpu, int keep_fd)
 		late = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ULL +
 		    (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec;
 		/* beyond the sleep and a generous wake-up */
-		if (late > 3000000)
-			vm_lost[0] += late - 1000000;
+		if (late > 8000000)
+			vm_lost[0] += late - 5000000;
 	}
 }
 
