@@ -55,13 +55,6 @@ static volatile struct bwreg_page *pg;
 static volatile uint64_t *hog_count;
 static pid_t hog_pid;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_ms(unsigned int ms)
 {
@@ -490,15 +483,6 @@ static uint64_t period_start(uint64_t n)
 	return pg->base_ns + n * pg->period_ns;
 }
 
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { (time_t)(t / 1000000000ULL),
-			       (long)(t % 1000000000ULL) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-}
 
 /*
  * The plan governing period n.  The module publishes plan_id before the
@@ -809,6 +793,22 @@ static volatile struct bwreg_lock *lock_map(int lfd)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* A slot with static budget `budget`, its file and its page mapped. */
+static volatile struct bwreg_lock *open_slot(unsigned int slot,
+					     uint64_t budget, int *lfd,
+					     const char *name)
+{
+	volatile struct bwreg_lock *lk = NULL;
+
+	pg->lock_static[slot] = budget;
+	*lfd = lock_fd(slot);
+	if (*lfd >= 0)
+		lk = lock_map(*lfd);
+	if (lk == NULL)
+		check(0, name, "cannot open or map slot %u's file", slot);
+	return lk;
+}
+
 static struct bwreg_locks locks_now(void)
 {
 	struct bwreg_locks l;
@@ -882,13 +882,9 @@ static void test_lock_revoke(void)
 
 	if (configure_base())
 		return;
-	pg->lock_static[2] = SMALL_BUDGET;
-	f1 = lock_fd(2);
-	l1 = f1 >= 0 ? lock_map(f1) : NULL;
-	if (l1 == NULL) {
-		check(0, "lock-revoke-setup", NULL);
+	l1 = open_slot(2, SMALL_BUDGET, &f1, "lock-revoke-setup");
+	if (l1 == NULL)
 		return;
-	}
 	l1->launches = 9;
 	l1->held = 1;
 	sleep_ms(100);
@@ -958,13 +954,9 @@ static void test_lock_dyn(void)
 	if (configure_base())
 		return;
 	reg_kmod_plans_init(&plans);
-	pg->lock_static[4] = SMALL_BUDGET;
-	lfd = lock_fd(4);
-	lk = lfd >= 0 ? lock_map(lfd) : NULL;
-	if (lk == NULL) {
-		check(0, "lock-dyn-setup", NULL);
+	lk = open_slot(4, SMALL_BUDGET, &lfd, "lock-dyn-setup");
+	if (lk == NULL)
 		return;
-	}
 	lk->launches = 10;
 	lk->held = 1;
 	p = pg->period;
@@ -1056,13 +1048,9 @@ static void test_kick(void)
 	c.period_ns = KICK_PERIOD_NS;
 	if (configure(&c))
 		return;
-	pg->lock_static[1] = KICK_PERIOD_NS / 100;
-	lfd = lock_fd(1);
-	lk = lfd >= 0 ? lock_map(lfd) : NULL;
-	if (lk == NULL) {
-		check(0, "kick-setup", NULL);
+	lk = open_slot(1, KICK_PERIOD_NS / 100, &lfd, "kick-setup");
+	if (lk == NULL)
 		return;
-	}
 	/* the slot's budget (cpu-clock: wall time) and 1 ms of margin */
 	allowed = KICK_PERIOD_NS / 100 + 1000000;
 	memset(&w, 0, sizeof(w));

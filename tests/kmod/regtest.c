@@ -253,23 +253,7 @@ static void test_seqlock(void)
 	    "%lu consistent reads accepted, %lu torn", t.accepted, t.torn);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { (time_t)(t / 1000000000ULL),
-	    (long)(t % 1000000000ULL) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	    EINTR)
-		;
-}
 
 static pid_t start_hog(int cpu)
 {

@@ -19,6 +19,25 @@
 static const char *vm_prefix = "";	/* before every check's name */
 static int nfail, nstarved;
 
+/* CLOCK_MONOTONIC, the module's time base. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000ULL),
+	    (long)(t % 1000000000ULL) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	    EINTR)
+		;
+}
+
 static void vm_report(const char *tag, const char *name, const char *why,
     const char *fmt, va_list ap)
 {
@@ -108,17 +127,9 @@ struct vm_window {
 	uint64_t	lost0;
 };
 
-static uint64_t vm_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static void vm_window(struct vm_window *w)
 {
-	w->t0 = vm_now();
+	w->t0 = now_ns();
 	w->lost0 = vm_lost != NULL ? vm_lost[0] : 0;
 }
 
@@ -126,7 +137,7 @@ static int vm_starved(const struct vm_window *w)
 {
 	uint64_t lost = vm_lost != NULL ? vm_lost[0] - w->lost0 : 0;
 
-	return lost * 4 > vm_now() - w->t0;
+	return lost * 4 > now_ns() - w->t0;
 }
 
 /*
