@@ -39,6 +39,9 @@ static void sleep_until(uint64_t t)
 }
 
 static void vm_report(const char *tag, const char *name, const char *why,
+    const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void vm_report(const char *tag, const char *name, const char *why,
     const char *fmt, va_list ap)
 {
 	printf("%s %s%s", tag, vm_prefix, name);
