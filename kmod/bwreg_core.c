@@ -298,11 +298,11 @@ static unsigned int bwreg_lat_bucket(u64 ns)
 	return min_t(unsigned int, b, BWREG_LAT_BUCKETS - 1);
 }
 
-/* Lower bound of bucket b in ns (for the reader). */
+/* Lower bound of bucket b in ns (for the reader); 4-7 are never used. */
 u64 bwreg_lat_floor(unsigned int b)
 {
-	if (b < 4)
-		return b;
+	if (b < 8)
+		return min(b, 4U);
 	return (4ULL | (b & 3)) << (b / 4 - 2);
 }
 
