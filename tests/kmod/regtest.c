@@ -439,6 +439,54 @@ static void test_locks(struct regulator *r)
 	close(f.fds[0]);
 }
 
+/* The period thread's locks() against the loop opening and closing. */
+struct locker {
+	struct regulator	*r;
+	atomic_int		 stop;
+	unsigned long		 reads;
+	unsigned long		 seen;
+};
+
+static void *locker_fn(void *arg)
+{
+	struct locker *lk = arg;
+	struct reg_locks l;
+
+	while (!atomic_load(&lk->stop)) {
+		if (reg_kmod_ops.locks(lk->r, &l) == 0) {
+			lk->reads++;
+			lk->seen += (l.valid >> 9) & 1;
+		}
+	}
+	return NULL;
+}
+
+static void test_locks_concurrent(struct regulator *r)
+{
+	struct reg_lock_files f;
+	struct locker lk;
+	pthread_t th;
+	char err[256];
+	int i, opened = 0;
+
+	memset(&lk, 0, sizeof(lk));
+	lk.r = r;
+	if (pthread_create(&th, NULL, locker_fn, &lk) != 0)
+		return;
+	for (i = 0; i < 100; i++) {
+		if (reg_kmod_ops.lock_open(r, 9, 0, &f, err, sizeof(err)) == 0) {
+			opened++;
+			close(f.fds[0]);
+		}
+		reg_kmod_ops.lock_close(r, 9);
+	}
+	atomic_store(&lk.stop, 1);
+	pthread_join(th, NULL);
+	check(opened == 100 && lk.reads > 0, "locks-concurrent",
+	    "%d slots opened and closed under %lu locks() reads (%lu saw it)",
+	    opened, lk.reads, lk.seen);
+}
+
 static void test_device(const char *dev)
 {
 	struct reg_config c = base(dev);
@@ -470,6 +518,7 @@ static void test_device(const char *dev)
 	test_plans(r);
 	test_static(r);
 	test_locks(r);
+	test_locks_concurrent(r);
 	reg_kmod_ops.close(r);
 	vm_probe_stop();
 	kill(hog, SIGKILL);
