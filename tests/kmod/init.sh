@@ -19,8 +19,10 @@ else
 fi
 [ -c /dev/bwreg ] && echo "PASS devnode" || echo "FAIL devnode: no /dev/bwreg"
 
-/bwtest
-[ -x /regtest ] && /regtest /dev/bwreg
+/bwtest || echo "FAIL bwtest-exit: status $?"
+if [ -x /regtest ]; then
+	/regtest /dev/bwreg || echo "FAIL regtest-exit: status $?"
+fi
 
 # Unload while a migrating task carries a TFS nice penalty (issue 13 item
 # 11): afterwards every user task has the nice it had before the load.

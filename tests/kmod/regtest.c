@@ -473,7 +473,7 @@ static void test_locks_concurrent(struct regulator *r)
 	lk.r = r;
 	if (pthread_create(&th, NULL, locker_fn, &lk) != 0)
 		return;
-	for (i = 0; i < 100; i++) {
+	for (i = 0; i < 500; i++) {
 		if (reg_kmod_ops.lock_open(r, 9, 0, &f, err, sizeof(err)) == 0) {
 			opened++;
 			close(f.fds[0]);
@@ -482,7 +482,7 @@ static void test_locks_concurrent(struct regulator *r)
 	}
 	atomic_store(&lk.stop, 1);
 	pthread_join(th, NULL);
-	check(opened == 100 && lk.reads > 0, "locks-concurrent",
+	check(opened == 500 && lk.reads > 0, "locks-concurrent",
 	    "%d slots opened and closed under %lu locks() reads (%lu saw it)",
 	    opened, lk.reads, lk.seen);
 }
