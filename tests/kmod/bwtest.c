@@ -10,8 +10,8 @@
  * counted time per period (a CPU-wide cpu-clock counts wall time).
  * Plans are written with the daemon's own writer (daemon/reg_kmod.c).
  *
- * Other modes, for init.sh: --throttles CPU, --nice-snapshot,
- * --nice-check FILE, --tfs-leave.
+ * Other modes, for init.sh and e2e.sh: --throttles|--periods|--plans CPU,
+ * --nice-snapshot, --nice-check FILE, --tfs-leave, --starved MS.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -1688,6 +1688,19 @@ static void test_stop(void)
 	      "stopped-state", NULL);
 }
 
+/* bwtest --starved MS: 1 if the regulated CPU was starved for MS ms. */
+static int print_starved(int ms)
+{
+	struct vm_window w;
+
+	vm_probe_start(HOG_CPU, -1);
+	vm_window(&w);
+	sleep_ms(ms > 0 ? (unsigned int)ms : 1);
+	printf("%d\n", vm_starved(&w));
+	vm_probe_stop();
+	return 0;
+}
+
 /*
  * bwtest --throttles|--periods|--plans CPU: that CPU's throttles, periods
  * or periods run on a plan (entry 0 or later) - for init.sh and e2e.sh.
@@ -1716,6 +1729,8 @@ int main(int argc, char **argv)
 		return scan_nice(stdout, NULL) < 0;
 	if (argc == 3 && strcmp(argv[1], "--nice-check") == 0)
 		return nice_check(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "--starved") == 0)
+		return print_starved(atoi(argv[2]));
 	fd = open(BWREG_DEVICE, O_RDWR);
 	if (fd >= 0 && argc == 3 && (strcmp(argv[1], "--throttles") == 0 ||
 				     strcmp(argv[1], "--periods") == 0 ||
