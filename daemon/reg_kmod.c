@@ -12,9 +12,11 @@
  * dies leaves them on the fail-safe budget after the heartbeat timeout.
  *
  * apply_plan() (period thread) and set_static() (event loop) both write
- * the plan buffers; a priority-inheriting mutex keeps them from rewriting
- * a buffer at the same time, which the buffers' sequence words do not
- * protect against (they guard the module's reads only).
+ * the plan buffers, and locks() (period thread) reads the lock pages that
+ * lock_open() and lock_close() (event loop) map and unmap: a
+ * priority-inheriting mutex keeps them apart.  The buffers' sequence
+ * words do not protect against two writers; they guard the module's
+ * reads only.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +50,8 @@ struct regulator {
 	unsigned int		 ncores;
 	int			 cores[REG_MAX_CORES];
 	uint64_t		 period_ns;
-	pthread_mutex_t		 plan_mu;	/* plan buffers, static */
+	/* plan buffers, static budgets, the lock[] table */
+	pthread_mutex_t		 mu;
 	struct reg_kmod_plans	 plans;
 	/* the daemon's read-only view of each slot's lock page */
 	struct bwreg_lock	*lock[REG_MAX_LOCKS];
@@ -274,11 +277,18 @@ static int reg_kmod_setup(struct regulator *r, const struct reg_config *cfg,
 	return 0;
 }
 
-static void reg_kmod_unmap_lock(struct regulator *r, unsigned int slot)
+/* Make p slot's mapping (NULL: none); the old one is unmapped after. */
+static void reg_kmod_set_lock(struct regulator *r, unsigned int slot,
+    struct bwreg_lock *p)
 {
-	if (r->lock[slot] != NULL)
-		munmap(r->lock[slot], (size_t)sysconf(_SC_PAGESIZE));
-	r->lock[slot] = NULL;
+	struct bwreg_lock *old;
+
+	pthread_mutex_lock(&r->mu);
+	old = r->lock[slot];
+	r->lock[slot] = p;
+	pthread_mutex_unlock(&r->mu);
+	if (old != NULL)
+		munmap(old, (size_t)sysconf(_SC_PAGESIZE));
 }
 
 static void reg_kmod_close(struct regulator *r)
@@ -291,12 +301,12 @@ static void reg_kmod_close(struct regulator *r)
 	if (r->fd >= 0)
 		(void)ioctl(r->fd, BWREG_IOC_STOP);
 	for (s = 0; s < REG_MAX_LOCKS; s++)
-		reg_kmod_unmap_lock(r, s);
+		reg_kmod_set_lock(r, s, NULL);
 	if (r->pg != NULL)
 		munmap(r->pg, BWREG_MAP_SIZE);
 	if (r->fd >= 0)
 		close(r->fd);
-	pthread_mutex_destroy(&r->plan_mu);
+	pthread_mutex_destroy(&r->mu);
 	free(r);
 }
 
@@ -328,7 +338,7 @@ static int reg_kmod_open(struct regulator **rp, const struct reg_config *cfg,
 		snprintf(err, errlen, "kmod: out of memory");
 		return -ENOMEM;
 	}
-	reg_kmod_mutex(&r->plan_mu);
+	reg_kmod_mutex(&r->mu);
 	reg_kmod_plans_init(&r->plans);
 	r->ncores = cfg->ncores;
 	memcpy(r->cores, cfg->cores, sizeof(r->cores));
@@ -379,10 +389,10 @@ static int reg_kmod_apply_plan(struct regulator *r, const struct reg_plan *p)
 	uint64_t id;
 	int ret;
 
-	pthread_mutex_lock(&r->plan_mu);
+	pthread_mutex_lock(&r->mu);
 	ret = reg_kmod_write_plan(r->pg, &r->plans, p, r->cores, r->ncores,
 	    &id);
-	pthread_mutex_unlock(&r->plan_mu);
+	pthread_mutex_unlock(&r->mu);
 	return ret;
 }
 
@@ -396,10 +406,10 @@ static int reg_kmod_set_static(struct regulator *r, const uint64_t *events,
 {
 	if (ncores != r->ncores)
 		return -EINVAL;
-	pthread_mutex_lock(&r->plan_mu);
+	pthread_mutex_lock(&r->mu);
 	reg_kmod_withdraw(r->pg, &r->plans);
 	reg_kmod_write_static(r->pg, r->cores, events, ncores);
-	pthread_mutex_unlock(&r->plan_mu);
+	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
 
@@ -502,8 +512,7 @@ static int reg_kmod_lock_open(struct regulator *r, unsigned int slot,
 		(void)ioctl(r->fd, BWREG_IOC_LOCK_REVOKE, &slot);
 		return -e;
 	}
-	reg_kmod_unmap_lock(r, slot);
-	r->lock[slot] = p;
+	reg_kmod_set_lock(r, slot, p);
 	memset(files, 0, sizeof(*files));
 	files->kind = REG_LOCK_KMOD;
 	files->nfds = 1;
@@ -527,7 +536,7 @@ static int reg_kmod_lock_close(struct regulator *r, unsigned int slot)
 
 	if (slot >= REG_MAX_LOCKS)
 		return -EINVAL;
-	reg_kmod_unmap_lock(r, slot);
+	reg_kmod_set_lock(r, slot, NULL);
 	return ioctl(r->fd, BWREG_IOC_LOCK_REVOKE, &s) ? -errno : 0;
 }
 
@@ -536,6 +545,7 @@ static int reg_kmod_locks(struct regulator *r, struct reg_locks *out)
 	unsigned int s;
 
 	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&r->mu);
 	for (s = 0; s < REG_MAX_LOCKS; s++) {
 		const struct bwreg_lock *l = r->lock[s];
 
@@ -547,6 +557,7 @@ static int reg_kmod_locks(struct regulator *r, struct reg_locks *out)
 			out->held |= 1ULL << s;
 		out->launches[s] = load64(&l->launches);
 	}
+	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
 

@@ -105,7 +105,8 @@ struct reg_locks {
  * How an application reaches its lock slot: the files lock_open() made,
  * passed to it over the control socket (doc/protocol.md, lock.files).
  *  REG_LOCK_KMOD: fds[0] is the module's lock file: mmap one page
- *	(struct bwreg_lock), kick = ioctl(BWREG_LOCK_IOC_KICK).
+ *	(struct bwreg_lock), kick = ioctl(BWREG_LOCK_IOC_KICK).  Both kinds:
+ *	store launches, full barrier, then read dyn (kmod/uapi/bwreg.h).
  *  REG_LOCK_SIM: fds[0] is a memfd page with the same layout, fds[1] a
  *	SOCK_SEQPACKET socket: kick = send one byte, then receive one byte
  *	once the simulated cores enforce the slot.

@@ -109,6 +109,7 @@ struct bwreg_cpu {
 	u64			kick_cap;	/* lowest kick budget pending */
 	u64			kick_done;	/* last kick this CPU applied */
 	u64			kick_lowered;	/* last kick that lowered it */
+	u64			kick_ack_ns;	/* when it last acknowledged */
 
 	u64			period;		/* period this CPU is in */
 	u64			budget;		/* its effective budget */
@@ -168,7 +169,7 @@ int bwreg_core_init(void);
 void bwreg_core_exit(void);
 struct bwreg_cpu *bwreg_cpu_of(unsigned int cpu);
 u64 bwreg_core_kick(u64 cap, u64 seq);
-bool bwreg_core_kick_done(u64 seq, u64 mask, bool *lowered);
+bool bwreg_core_kick_done(u64 seq, u64 mask, bool *lowered, u64 *ack_ns);
 /* Throttle latency (overflow to CPU held) histogram, for debugfs. */
 #define BWREG_LAT_BUCKETS	128
 bool bwreg_core_lat(unsigned int cpu, u64 *count, u64 *sum, u64 *max,

@@ -222,6 +222,7 @@ static void bwreg_kick_ack(struct bwreg_cpu *c, u64 req, bool lowered)
 {
 	if (lowered)
 		WRITE_ONCE(c->kick_lowered, req);
+	WRITE_ONCE(c->kick_ack_ns, ktime_get_ns());
 	smp_store_release(&c->kick_done, req);
 	wake_up_all(&bwreg_kick_wq);
 }
@@ -297,11 +298,11 @@ static unsigned int bwreg_lat_bucket(u64 ns)
 	return min_t(unsigned int, b, BWREG_LAT_BUCKETS - 1);
 }
 
-/* Lower bound of bucket b in ns (for the reader). */
+/* Lower bound of bucket b in ns (for the reader); 4-7 are never used. */
 u64 bwreg_lat_floor(unsigned int b)
 {
-	if (b < 4)
-		return b;
+	if (b < 8)
+		return min(b, 4U);
 	return (4ULL | (b & 3)) << (b / 4 - 2);
 }
 
@@ -444,12 +445,14 @@ u64 bwreg_core_kick(u64 cap, u64 seq)
 	u64 mask = 0;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < BWREG_MAX_CPUS && cpu < nr_cpu_ids; cpu++) {
-		struct bwreg_cpu *c = per_cpu_ptr(&bwreg_cpus, cpu);
+	for (cpu = 0; cpu < BWREG_MAX_CPUS; cpu++) {
+		struct bwreg_cpu *c;
 		u64 old;
 
-		if (!(bwreg_conf.cpumask & BIT_ULL(cpu)) ||
-		    !READ_ONCE(c->active))
+		if (!(bwreg_conf.cpumask & BIT_ULL(cpu)))
+			continue;
+		c = per_cpu_ptr(&bwreg_cpus, cpu);
+		if (!READ_ONCE(c->active))
 			continue;
 		/* The thread takes the cap with xchg(): lower it atomically. */
 		old = READ_ONCE(c->kick_cap);
@@ -467,8 +470,11 @@ u64 bwreg_core_kick(u64 cap, u64 seq)
 	return mask;
 }
 
-/* Every CPU in mask applied kick seq (or stopped regulating). */
-bool bwreg_core_kick_done(u64 seq, u64 mask, bool *lowered)
+/*
+ * Every CPU in mask applied kick seq (or stopped regulating); *ack_ns:
+ * the latest acknowledgement among them.
+ */
+bool bwreg_core_kick_done(u64 seq, u64 mask, bool *lowered, u64 *ack_ns)
 {
 	unsigned int cpu;
 
@@ -483,6 +489,7 @@ bool bwreg_core_kick_done(u64 seq, u64 mask, bool *lowered)
 			return false;
 		if (READ_ONCE(c->kick_lowered) >= seq)
 			*lowered = true;
+		*ack_ns = max(*ack_ns, READ_ONCE(c->kick_ack_ns));
 	}
 	return true;
 }

@@ -108,7 +108,7 @@ static void bwreg_kick_account(struct bwreg_lockf *lf, u64 ns, bool lowered,
  */
 static long bwreg_lock_kick(struct bwreg_lockf *lf)
 {
-	u64 t0 = ktime_get_ns(), seq = 0, mask = 0, p0, cap;
+	u64 t0 = ktime_get_ns(), seq = 0, mask = 0, p0, cap, ack = 0, ns;
 	bool lowered = false;
 	unsigned long flags;
 	long ret = 0, left;
@@ -128,14 +128,16 @@ static long bwreg_lock_kick(struct bwreg_lockf *lf)
 	raw_spin_unlock_irqrestore(&bwreg_dec_lock, flags);
 	if (mask) {
 		left = wait_event_killable_timeout(bwreg_kick_wq,
-				bwreg_core_kick_done(seq, mask, &lowered),
+				bwreg_core_kick_done(seq, mask, &lowered, &ack),
 				bwreg_kick_timeout());
 		if (left == 0)
 			ret = -ETIMEDOUT;
 		else if (left < 0)
 			ret = -EINTR;
 	}
-	bwreg_kick_account(lf, ktime_get_ns() - t0, lowered, ret == 0, p0);
+	/* to the last CPU's acknowledgement, not to the caller's wake-up */
+	ns = ret == 0 && ack > t0 ? ack - t0 : ktime_get_ns() - t0;
+	bwreg_kick_account(lf, ns, lowered, ret == 0, p0);
 	return ret;
 }
 

@@ -2,18 +2,18 @@
 /*
  * bwreg_tfs.c - TFS enforcement through the task's nice value.
  *
- * TFS (Eq. 2 of the TFS paper, see doc/references.md) adds rho * delta
- * to a throttled task's virtual runtime at the end of the period.  A
- * module cannot do that safely: the task sits in its runqueue's tree
- * keyed by that very value, and the runqueue lock, update_curr() and the
- * requeue are internal to kernel/sched.  What a module can do safely is
- * change the task's weight with set_user_nice(), which takes the runqueue
- * lock and reweights the entity properly on CFS and on EEVDF.  A task's
- * virtual time advances by E * w0 / w for E ns of run time, so making it
- * advance by E + rho * delta over the next period needs
- * w0 / w = 1 + rho * delta / E, with E = T - delta the time it could run.
- * Nice steps scale the weight by about 1.25 each; the penalty is the
- * smallest number of steps that reaches the factor, capped at nice 19.
+ * TFS ([BWLOCK++] Eq. 2) adds rho * delta to a throttled task's virtual
+ * runtime at the end of the period.  A module cannot do that safely: the
+ * task sits in its runqueue's tree keyed by that very value, and the
+ * runqueue lock, update_curr() and the requeue are internal to
+ * kernel/sched.  What a module can do safely is change the task's weight
+ * with set_user_nice(), which takes the runqueue lock and reweights the
+ * entity properly on CFS and on EEVDF.  A task's virtual time advances
+ * by E * w0 / w for E ns of run time, so making it advance by
+ * E + rho * delta over the next period needs w0 / w = 1 + rho * delta / E,
+ * with E = T - delta the time it could run.  Nice steps scale the weight
+ * by about 1.25 each; the penalty is the smallest number of steps that
+ * reaches the factor, capped at nice 19.
  *
  * Penalties are kept per task, not per CPU: a task throttled on several
  * regulated CPUs (it migrates) has one record with its own nice value and
@@ -22,6 +22,14 @@
  * regulation stops or the module is unloaded.  A CPU demands a penalty
  * for the task charged with its last throttle, and drops it after a
  * period without a throttle or a throttle charged to someone else.
+ *
+ * A task forked (or a thread created) by a penalized task inherits its
+ * raised nice, and the module sees no fork.  So when a task gets its own
+ * nice back, the tasks born from it since its penalty began that still
+ * have a nice in the penalized range get the same value back: one walk
+ * over the task list under RCU each time a penalized task gets its nice
+ * back (tens of microseconds with a thousand tasks, in the BE CPU's
+ * thread).
  *
  * All of this runs in the CPUs' throttle threads (process context) under
  * one mutex, never in the timer or irq_work.
@@ -32,8 +40,11 @@
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "bwreg.h"
 
@@ -44,6 +55,8 @@ struct bwreg_pen {
 	struct task_struct	*task;		/* reference held */
 	int			orig;		/* its own nice */
 	int			nice;		/* the nice we set */
+	int			top;		/* the highest we set */
+	u64			since_ns;	/* record created (monotonic) */
 	u64			cpus;		/* CPUs demanding a penalty */
 	u8			steps[BWREG_MAX_CPUS];
 };
@@ -89,6 +102,82 @@ static void bwreg_pen_rebase(struct bwreg_pen *p)
 	}
 }
 
+/*
+ * t was born since p's penalty began, from p's task: a thread of its
+ * process, or a process whose ancestors up to p's task were all born
+ * since then.  Under rcu_read_lock().
+ */
+static bool bwreg_pen_descends(struct task_struct *t, const struct bwreg_pen *p)
+{
+	struct task_struct *a = t, *parent;
+
+	while (a->start_time >= p->since_ns) {
+		if (a != p->task && same_thread_group(a, p->task))
+			return true;
+		parent = rcu_dereference(a->real_parent);
+		if (parent == p->task)
+			return true;
+		if (parent == a)
+			break;
+		a = parent;
+	}
+	return false;
+}
+
+/* A task with a record of its own is fixed through it (orig) instead. */
+static bool bwreg_pen_inherited(struct task_struct *t, const struct bwreg_pen *p)
+{
+	int n = task_nice(t);
+
+	return t != p->task && n > p->orig && n <= p->top &&
+	       t->start_time >= p->since_ns && !bwreg_pen_find(t) &&
+	       bwreg_pen_descends(t, p);
+}
+
+/*
+ * p's task got its own nice back: so do the tasks that inherited a
+ * penalized nice from it.  Collected in batches under RCU, changed
+ * outside; a fixed task leaves the penalized range, so this ends.
+ */
+static void bwreg_pen_fix_children(struct bwreg_pen *p)
+{
+	struct task_struct *g, *t, *batch[16];
+	struct bwreg_pen *q;
+	unsigned int n, i;
+	bool more;
+
+	if (p->top <= p->orig)
+		return;
+	list_for_each_entry(q, &bwreg_pens, node) {
+		rcu_read_lock();
+		if (q != p && q->orig > p->orig && q->orig <= p->top &&
+		    q->task->start_time >= p->since_ns &&
+		    bwreg_pen_descends(q->task, p))
+			q->orig = p->orig;
+		rcu_read_unlock();
+	}
+	do {
+		n = 0;
+		more = false;
+		rcu_read_lock();
+		for_each_process_thread(g, t) {
+			if (!bwreg_pen_inherited(t, p))
+				continue;
+			if (n == ARRAY_SIZE(batch)) {
+				more = true;
+				break;
+			}
+			get_task_struct(t);
+			batch[n++] = t;
+		}
+		rcu_read_unlock();
+		for (i = 0; i < n; i++) {
+			set_user_nice(batch[i], p->orig);
+			put_task_struct(batch[i]);
+		}
+	} while (more);
+}
+
 /* Set the task's nice to its own plus the largest demand; free when none. */
 static void bwreg_pen_apply(struct bwreg_pen *p)
 {
@@ -103,10 +192,12 @@ static void bwreg_pen_apply(struct bwreg_pen *p)
 	if (want != p->nice) {
 		set_user_nice(p->task, want);
 		p->nice = want;
+		p->top = max(p->top, want);
 	}
 	if (p->cpus)
 		return;
 	list_del(&p->node);
+	bwreg_pen_fix_children(p);
 	put_task_struct(p->task);
 	kfree(p);
 }
@@ -146,6 +237,8 @@ static void bwreg_pen_demand(struct bwreg_cpu *c, struct task_struct *t,
 		p->task = t;
 		p->orig = task_nice(t);
 		p->nice = p->orig;
+		p->top = p->orig;
+		p->since_ns = ktime_get_ns();
 		list_add(&p->node, &bwreg_pens);
 	} else {
 		put_task_struct(t);

@@ -13,6 +13,9 @@
 #   make check-kmod-arm64  the same on Debian 12's arm64 kernels with the
 #                    hardware PMU, and the cross-built daemon end to end
 #   make cross-arm64 the daemon and test client for aarch64 (cross-arm64/)
+#                    (a row that is skipped says SKIP and why, and the
+#                    matrix writes tests/kmod/check-kmod.result, which
+#                    scripts/check reports as a skip, not a pass)
 
 KMOD_SRC = kmod/Kbuild kmod/bwreg.h kmod/bwreg_main.c kmod/bwreg_core.c \
 	kmod/bwreg_plan.c kmod/bwreg_lock.c \
@@ -77,21 +80,25 @@ check-kmod-arm64:
 		echo "check-kmod-arm64: no arm64 daemon: the end to end is skipped"
 	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	ARM64_BUILD='$(abs_top_builddir)/cross-arm64' \
+	KMOD_RESULT=check-kmod-arm64.result \
 	$(SHELL) $(srcdir)/tests/kmod/matrix.sh $(KMOD_KERNELS_ARM64)
 
 cross-arm64:
 	@$(SHELL) $(srcdir)/tests/kmod/cross.sh '$(abs_top_builddir)/cross-arm64'
 
 clean-local-kmod:
-	rm -rf kmod-build tests/kmod/work-* tests/kmod/row-* cross-arm64
+	rm -rf kmod-build tests/kmod/work-* tests/kmod/row-* cross-arm64 \
+		tests/kmod/check-kmod*.result tests/kmod/results-*.txt
 
 .PHONY: kmod check-kmod check-kmod-arm64 cross-arm64 clean-local-kmod
 
 # The daemon's kmod backend, tested on the host (validation, missing
 # device); inside the guest run.sh runs it against the real module.
 check_PROGRAMS += tests/kmod/regtest
-TESTS += tests/kmod/regtest
-tests_kmod_regtest_SOURCES = tests/kmod/regtest.c daemon/reg_kmod.c daemon/reg_kmod.h \
+TESTS += tests/kmod/regtest tests/kmod/perfapi.sh
+dist_check_SCRIPTS += tests/kmod/perfapi.sh
+tests_kmod_regtest_SOURCES = tests/kmod/regtest.c tests/kmod/vmcheck.h \
+	daemon/reg_kmod.c daemon/reg_kmod.h \
 	daemon/regulator.h
 tests_kmod_regtest_CPPFLAGS = $(AM_CPPFLAGS)
 tests_kmod_regtest_LDADD = -lm

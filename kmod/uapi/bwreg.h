@@ -38,6 +38,11 @@
  * Plans never govern a period they were not computed for, and a plan
  * published after its first period began can still govern the later
  * periods it covers if the periods before ran on the static budget.
+ * The module copies the chosen entry for every CPU when it decides, so
+ * all CPUs use the same consistent entry.  A period run on the fail-safe
+ * budget counts like another plan's entry (the fail-safe budget is not
+ * bounded by the static one): a plan whose first period is at or before
+ * it is not admissible.
  *
  * Withdrawal: when the lock holders change, the daemon rewrites the static
  * budgets and empties both plan buffers (id = 0, under the sequence word),
@@ -52,7 +57,16 @@
  * maps one page, struct bwreg_lock, which the application writes (held,
  * launches) and the module writes (dyn).  A new lock file for a slot
  * revokes the previous one: the module no longer reads the old page.
- * A configuration (BWREG_IOC_CONFIG, BWREG_IOC_STOP) revokes every slot.
+ * A configuration (BWREG_IOC_CONFIG, BWREG_IOC_STOP) revokes every slot
+ * and resets lock_static[] to BWREG_UNLIMITED, so the daemon writes a
+ * slot's lock_static before creating its file.  Revoking an empty slot
+ * is not an error.
+ *
+ * Permission: BWREG_IOC_CONFIG, _STOP, _SET_RHO, _LOCK_FD and
+ * _LOCK_REVOKE need /dev/bwreg open for writing (else -EPERM); no
+ * capability is checked.  _VERSION, _STATS, _LOCKS and a read-only
+ * mapping need only a descriptor.  The lock file itself is the right to
+ * kick.
  *
  * The application sets held before its first kernel or copy and bumps
  * launches before every kernel launch or copy while it holds the lock.
@@ -63,6 +77,22 @@
  * period), so the kernel it launches next starts protected.  Release
  * (held = 0) needs no call: it only loosens regulation, which may wait
  * for the next period.
+ *
+ * Ordering: the application stores launches, then issues a full memory
+ * barrier (atomic_thread_fence(memory_order_seq_cst)), then reads dyn.
+ * The module, deciding a period under a plan that accounted for the
+ * slot, stores dyn = 1, issues a full barrier, then reads launches.  So
+ * either the module sees the new launch count (the slot caps that
+ * period) or the application sees dyn = 1 (and kicks); without the
+ * barrier both could miss each other for one period.
+ *
+ * Kick results: 0; -ESTALE when the file is no longer its slot's (revoked
+ * or replaced); -ETIMEDOUT when some regulated CPU's throttle thread did
+ * not run within max(50 ms, 10 periods), at most 1 s (the budget may then
+ * not be lowered on that CPU); -EINTR on a fatal signal.  With nothing
+ * regulated, or a slot budget >= BWREG_MAX_BUDGET, there is nothing to
+ * lower and it returns 0 at once.  A lock file that nobody has open or
+ * mapped any more is revoked (nobody can hold it).
  *
  * Effective budget of CPU c in period n:
  *	chosen = the admissible plan's entry, else static_events[c];
@@ -239,7 +269,9 @@ struct bwreg_page {
 struct bwreg_lock {
 	__u32	held;		/* (a) nonzero while the task holds the lock */
 	__u32	dyn;		/* (k) 1: some CPU's budget is above this
-				 * slot's static budget (kick on launch) */
+				 * slot's static budget (kick on launch);
+				 * written every period for every valid
+				 * slot */
 	__u64	launches;	/* (a) bumped before every launch or copy */
 	__u64	kicks;		/* (k) this file's kicks, for the application */
 	__u64	pad[5];

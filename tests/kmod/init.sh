@@ -25,8 +25,10 @@ else
 fi
 [ -c /dev/bwreg ] && echo "PASS devnode" || echo "FAIL devnode: no /dev/bwreg"
 
-/bwtest
-[ -x /regtest ] && /regtest /dev/bwreg
+/bwtest || echo "FAIL bwtest-exit: status $?"
+if [ -x /regtest ]; then
+	/regtest /dev/bwreg || echo "FAIL regtest-exit: status $?"
+fi
 
 # Unload while a migrating task carries a TFS nice penalty (issue 13 item
 # 11): afterwards every user task has the nice it had before the load.
@@ -51,10 +53,14 @@ if insmod /bwreg.ko cpus=2 period_us=10000 event_type=$evtype \
 	n0=$(/bwtest --throttles 1)
 	sleep 1
 	n=$(($(/bwtest --throttles 1) - ${n0:-0}))
-	if [ "${n:-0}" -ge 40 ]; then
-		echo "PASS load-params-throttle: $n throttles in 1 s"
+	p=$(/bwtest --periods 1)
+	# 100 periods in 1 s; a starved guest (loaded host) runs fewer
+	if [ "${p:-0}" -lt 50 ]; then
+		echo "SKIP load-params-throttle: starved guest: ${n:-no} throttles in ${p:-no} periods"
+	elif [ "${n:-0}" -ge 5 ]; then
+		echo "PASS load-params-throttle: $n throttles in $p periods"
 	else
-		echo "FAIL load-params-throttle: ${n:-no} throttles in 1 s"
+		echo "FAIL load-params-throttle: ${n:-no} throttles in $p periods"
 	fi
 	rmmod bwreg && echo "PASS rmmod-while-throttling" ||
 		echo "FAIL rmmod-while-throttling"

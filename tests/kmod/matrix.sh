@@ -15,7 +15,9 @@
 # them; a row that passes on its second boot says which checks failed on
 # the first, and a real fault fails both).
 # Exit: 0 when no row failed (skipped rows are listed, never hidden),
-# 1 otherwise.
+# 1 otherwise.  The verdict also goes to tests/kmod/$KMOD_RESULT (default
+# check-kmod.result): PASS, FAIL, or SKIP when a row was skipped and none
+# failed, so scripts/check reports a skip as a skip, not a pass.
 set -u
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
@@ -77,4 +79,14 @@ $line [${secs} s in all]$first"
 done
 echo "==== kernel matrix ($(( $(date +%s) - start )) s)$summary"
 [ "${KMOD_REQUIRE:-0}" = 1 ] && nfail=$((nfail + nskip))
+if [ $nfail -ne 0 ]; then
+	verdict=FAIL
+elif [ $nskip -ne 0 ]; then
+	verdict=SKIP
+else
+	verdict=PASS
+fi
+printf '%s %s\n' "$verdict" "$summary" | tr '\n' ' ' |
+	sed 's/ *$/\n/' >"$logs/${KMOD_RESULT:-check-kmod.result}"
+[ $verdict = SKIP ] && echo "check-kmod: $nskip row(s) SKIPPED, not passed"
 [ $nfail -eq 0 ]
