@@ -342,7 +342,7 @@ backend(const struct regulator_ops *ops, double qbar)
 		fprintf(stderr, "bench_period: %s\n", err);
 		return NULL;
 	}
-	ops->set_static(reg, ev, NCORES);
+	ops->set_static(reg, ev, NCORES, 0);
 	return reg;
 }
 

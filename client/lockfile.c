@@ -129,18 +129,19 @@ lockfile_edge(struct lockfile *l, const struct cpage_task *t, int launch)
 		__atomic_store_n(&l->enforced, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&l->page->held, 0, __ATOMIC_RELEASE);
 	} else if (!__atomic_load_n(&l->enforced, __ATOMIC_ACQUIRE) ||
-	    (launch && __atomic_load_n(&l->page->dyn, __ATOMIC_ACQUIRE))) {
+	    (launch && __atomic_load_n(&l->page->dyn, __ATOMIC_SEQ_CST))) {
 		__atomic_store_n(&l->page->held, 1, __ATOMIC_RELEASE);
 		rc = lockfile_kick(l);
 		__atomic_store_n(&l->enforced, rc == 0, __ATOMIC_RELEASE);
 		/*
 		 * A regulator that has gone away (the daemon died with
-		 * its sim backend; the module's files do not do this) has
-		 * nothing to enforce: until new files come with the next
-		 * registration the lock acts through the task page.
+		 * its sim backend) or revoked the files (ESTALE: a new
+		 * daemon configured the module) has nothing to enforce with
+		 * them: until new files come with the next registration the
+		 * lock acts through the task page.
 		 */
 		if (rc == -EPIPE || rc == -ECONNRESET || rc == -ENOTCONN ||
-		    rc == -EBADF || rc == -ENODEV) {
+		    rc == -EBADF || rc == -ENODEV || rc == -ESTALE) {
 			__atomic_store_n(&l->dead, 1, __ATOMIC_RELEASE);
 			rc = 0;
 		}
@@ -156,12 +157,19 @@ lockfile_sync(struct lockfile *l, const struct cpage_task *t, int launch)
 
 	if (l->page == NULL || __atomic_load_n(&l->dead, __ATOMIC_ACQUIRE))
 		return 0;
-	/* after the progress slot: a plan that read the count before
-	 * this bump did not see the launch, the backend caps it */
-	if (held && launch)
+	/*
+	 * After the progress slot: a plan that read the count before this
+	 * bump did not see the launch, so the regulator caps it.  The bump,
+	 * a full fence, then dyn: the regulator stores dyn, fences, then
+	 * reads the counts (kmod/uapi/bwreg.h), so one of the two sees the
+	 * other and a launch under a dynamic budget always kicks.
+	 */
+	if (held && launch) {
 		__atomic_fetch_add(&l->page->launches, 1, __ATOMIC_SEQ_CST);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	}
 	if (held && __atomic_load_n(&l->enforced, __ATOMIC_ACQUIRE) &&
-	    !(launch && __atomic_load_n(&l->page->dyn, __ATOMIC_ACQUIRE)))
+	    !(launch && __atomic_load_n(&l->page->dyn, __ATOMIC_SEQ_CST)))
 		return 0;
 	if (!held && !__atomic_load_n(&l->page->held, __ATOMIC_ACQUIRE))
 		return 0;

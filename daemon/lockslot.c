@@ -75,5 +75,6 @@ lockslot_hook(void *arg, unsigned int slot, uint64_t events, bool close)
 	 */
 	st = tasks_static_budget(d->tasks, &n);
 	if (n > 0)
-		(void)d->reg_ops->set_static(d->reg, st, n);
+		(void)d->reg_ops->set_static(d->reg, st, n,
+		    tasks_generation(d->tasks));
 }

@@ -595,25 +595,30 @@ plan_locks(struct period *pe, unsigned int nh, bool have_locks)
 	}
 }
 
-/* Hand the plan over; the backend decides what it may still govern. */
-static bool
+/*
+ * Hand the plan over; the backend decides what it may still govern, and
+ * refuses it (-ESTALE) when the holders changed after the snapshot.
+ */
+static int
 hand_over(struct period *pe, uint64_t target, const struct decide_output *o,
-    unsigned int ncores)
+    unsigned int ncores, uint64_t gen)
 {
 	unsigned int	i, j;
+	int		e;
 
+	pe->plan.gen = gen;
 	pe->plan.first = target;
 	pe->plan.len = o->plan_len;
 	for (j = 0; j < o->plan_len; j++)
 		for (i = 0; i < ncores; i++)
 			pe->plan.events[j][i] = o->plan_events[j][i];
-	if (pe->p.ops->apply_plan(pe->p.reg, &pe->plan) < 0) {
+	if ((e = pe->p.ops->apply_plan(pe->p.reg, &pe->plan)) < 0 &&
+	    e != -ESTALE) {
 		pthread_mutex_lock(&pe->mu);
 		pe->st.apply_errors++;
 		pthread_mutex_unlock(&pe->mu);
-		return false;
 	}
-	return true;
+	return e;
 }
 
 static void
@@ -669,7 +674,8 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	struct decide_output	o;
 	unsigned int		nh, nk, i, tries;
 	uint64_t		c0 = thread_cpu_now(), gen;
-	bool			ok, news, applied = false, locks;
+	bool			ok, news, applied = false, locks, stale;
+	int			e;
 
 	pthread_mutex_lock(&pe->mu);
 	dc.bwmax_events = pe->p.bwmax_events;
@@ -702,17 +708,20 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 				    REG_UNLIMITED;
 		}
 		/* no holder, no plan: the static budget (unlimited) */
+		stale = false;
 		if (ok && nh > 0) {
 			plan_locks(pe, nh, locks);
-			applied = hand_over(pe, target, &o, dc.ncores);
+			e = hand_over(pe, target, &o, dc.ncores, gen);
+			applied = e == 0;
+			stale = e == -ESTALE;
 		}
 		/*
-		 * The holders changed while we decided: the loop may have
-		 * set the new static budget (withdrawing plans) before our
-		 * plan went in, which would then stand for a lock state that
-		 * is gone.  Decide again on the new state.
+		 * The holders changed while we decided: a plan published
+		 * before the loop set the new static budget was withdrawn by
+		 * it, one after it was refused as stale.  Either way, decide
+		 * again on the new state (once; later periods catch up).
 		 */
-		if (!applied || tries > 0 || !moved(pe, gen))
+		if (tries > 0 || !(stale || (applied && moved(pe, gen))))
 			break;
 		pe->p.src.release(pe->p.src.arg);
 		pe->redecided++;

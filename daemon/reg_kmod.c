@@ -53,6 +53,7 @@ struct regulator {
 	/* plan buffers, static budgets, the lock[] table */
 	pthread_mutex_t		 mu;
 	struct reg_kmod_plans	 plans;
+	uint64_t		 static_gen;	/* plans older are stale */
 	/* the daemon's read-only view of each slot's lock page */
 	struct bwreg_lock	*lock[REG_MAX_LOCKS];
 };
@@ -387,11 +388,13 @@ static int reg_kmod_clock(struct regulator *r, uint64_t *period,
 static int reg_kmod_apply_plan(struct regulator *r, const struct reg_plan *p)
 {
 	uint64_t id;
-	int ret;
+	int ret = -ESTALE;
 
 	pthread_mutex_lock(&r->mu);
-	ret = reg_kmod_write_plan(r->pg, &r->plans, p, r->cores, r->ncores,
-	    &id);
+	/* decided on holders set_static() has since replaced */
+	if (p->gen >= r->static_gen)
+		ret = reg_kmod_write_plan(r->pg, &r->plans, p, r->cores,
+		    r->ncores, &id);
 	pthread_mutex_unlock(&r->mu);
 	return ret;
 }
@@ -402,11 +405,13 @@ static int reg_kmod_apply_plan(struct regulator *r, const struct reg_plan *p)
  * runs an old plan with the new static budget underneath.
  */
 static int reg_kmod_set_static(struct regulator *r, const uint64_t *events,
-    unsigned int ncores)
+    unsigned int ncores, uint64_t gen)
 {
 	if (ncores != r->ncores)
 		return -EINVAL;
 	pthread_mutex_lock(&r->mu);
+	if (gen > r->static_gen)
+		r->static_gen = gen;
 	reg_kmod_withdraw(r->pg, &r->plans);
 	reg_kmod_write_static(r->pg, r->cores, events, ncores);
 	pthread_mutex_unlock(&r->mu);

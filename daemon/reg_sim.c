@@ -85,6 +85,7 @@ struct regulator {
 	uint64_t		epoch;		/* model time 0 */
 	uint64_t		static_events[REG_MAX_CORES];
 	uint64_t		nsets;		/* set_static calls */
+	uint64_t		static_gen;	/* plans older are stale */
 	uint64_t		last_beat;	/* ns of the last heartbeat */
 	bool			failsafe;	/* heartbeats stopped */
 	struct bwsim_state	*st;		/* published page or NULL */
@@ -564,7 +565,8 @@ sim_apply_plan_ops(struct regulator *r, const struct reg_plan *rp)
 	}
 	pthread_mutex_lock(&r->mu);
 	advance(r);
-	e = sim_apply_plan(&r->sim, &p);
+	/* decided on holders set_static() has since replaced */
+	e = rp->gen < r->static_gen ? -ESTALE : sim_apply_plan(&r->sim, &p);
 	pthread_mutex_unlock(&r->mu);
 	return e;
 }
@@ -581,12 +583,15 @@ all_unlimited(const uint64_t *ev, unsigned int n)
 }
 
 static int
-sim_set_static(struct regulator *r, const uint64_t *events, unsigned int n)
+sim_set_static(struct regulator *r, const uint64_t *events, unsigned int n,
+    uint64_t gen)
 {
 	if (n != r->cfg.ncores)
 		return -EINVAL;
 	pthread_mutex_lock(&r->mu);
 	advance(r);
+	if (gen > r->static_gen)
+		r->static_gen = gen;
 	memcpy(r->static_events, events, n * sizeof(*events));
 	r->nsets++;
 	/* lock state changes act at once, within the current period */

@@ -87,6 +87,7 @@ struct reg_stats {
 /* Budgets for len consecutive periods from first, per regulated core
  * (index into reg_config.cores, not CPU number). */
 struct reg_plan {
+	uint64_t	gen;		/* holders' generation it was decided on */
 	uint64_t	first;
 	unsigned int	len;		/* 1..REG_PLAN_MAX */
 	uint64_t	lock_mask;	/* slots accounted for */
@@ -138,17 +139,22 @@ struct regulator_ops {
 	/*
 	 * Publish a plan (called from the period thread).  It replaces the
 	 * older of the two plans the backend keeps; the newest stays usable
-	 * while this one is written.  < 0 only for bad arguments or a
-	 * backend failure, never for timing.
+	 * while this one is written.  A plan decided on holders older than
+	 * the latest set_static() (plan->gen below its gen) is refused with
+	 * -ESTALE: it was computed for holders that are gone, and the
+	 * backend must not let it govern after the withdrawal.  Otherwise
+	 * < 0 only for bad arguments or a backend failure, never for timing.
 	 */
 	int	(*apply_plan)(struct regulator *, const struct reg_plan *);
 	/*
 	 * Per-core static budgets for periods without an admissible plan
-	 * entry.  The lock holders changed, so every plan is withdrawn.
-	 * Called from the event loop, concurrently with apply_plan().
+	 * entry.  The lock holders changed (to generation gen), so every
+	 * plan is withdrawn and plans of older generations are refused from
+	 * now on.  Called from the event loop, concurrently with
+	 * apply_plan(); the two are serialised by the backend.
 	 */
 	int	(*set_static)(struct regulator *, const uint64_t *events,
-		    unsigned int ncores);
+		    unsigned int ncores, uint64_t gen);
 	int	(*set_rho)(struct regulator *, double rho);
 	/* Tell the backend the daemon is alive (fail-safe watchdog). */
 	int	(*heartbeat)(struct regulator *);

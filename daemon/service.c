@@ -249,11 +249,12 @@ lock_changed(void *arg, const struct task *t, bool locked)
 }
 
 static void
-regulator_budget(void *arg, const uint64_t *events, unsigned int n)
+regulator_budget(void *arg, const uint64_t *events, unsigned int n,
+    uint64_t gen)
 {
 	struct bwsched	*d = arg;
 
-	if (d->reg_ops->set_static(d->reg, events, n) < 0)
+	if (d->reg_ops->set_static(d->reg, events, n, gen) < 0)
 		log_msg(LOG_L_ERR, "regulator %s refused the static budget",
 		    d->reg_ops->name);
 }

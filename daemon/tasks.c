@@ -381,14 +381,21 @@ update(struct tasks *ts, bool force)
 	ts->holders = holders;
 	ts->q_static = q;
 	compute_budget(ts, q, ev);
-	if (!ts->budget_valid || ts->ncores != ts->cfg->ncores ||
+	/*
+	 * Publish first: the regulator is told the generation that has the
+	 * new holders, and refuses plans decided on older ones.  It is told
+	 * whenever the holders may have changed, even with the same budget:
+	 * plans decided for the old holders must not outlive them.
+	 */
+	publish(ts);
+	if (changed || !ts->budget_valid || ts->ncores != ts->cfg->ncores ||
 	    memcmp(ev, ts->budget, ts->cfg->ncores * sizeof(ev[0])) != 0) {
 		ts->ncores = ts->cfg->ncores;
 		memcpy(ts->budget, ev, ts->ncores * sizeof(ev[0]));
 		ts->budget_valid = true;
-		ts->hooks.budget(ts->hooks.arg, ev, ts->ncores);
+		ts->hooks.budget(ts->hooks.arg, ev, ts->ncores,
+		    tasks_generation(ts));
 	}
-	publish(ts);
 }
 
 void

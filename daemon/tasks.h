@@ -105,8 +105,10 @@ struct tasks_snapshot {
 struct tasks_hooks {
 	void	*arg;
 	void	(*lock)(void *, const struct task *, bool locked);
+	/* the static budget for the holders of snapshot generation gen
+	 * (they may have changed even when the budget did not) */
 	void	(*budget)(void *, const uint64_t *events,
-		    unsigned int ncores);
+		    unsigned int ncores, uint64_t gen);
 	void	(*kernel)(void *, const struct task *,
 		    const struct kernel *, uint64_t launch, const char *what,
 		    uint64_t ts_ns);

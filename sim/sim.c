@@ -13,6 +13,9 @@
 
 #include "sim.h"
 
+/* gov_id of a period run on the fail-safe budget: no plan has it */
+#define SIM_GOV_FAILSAFE	UINT64_MAX
+
 void
 sim_config_default(struct sim_config *c)
 {
@@ -231,8 +234,16 @@ sim_period_budget(struct sim *s)
 		    sizeof(s->cur_launches));
 		s->gov_id = p->id;
 		s->gov_period = n;
-	} else if (s->failsafe)
+	} else if (s->failsafe) {
 		s->cur_kind = SIM_BUDGET_FAILSAFE;
+		/*
+		 * The fail-safe budget is not bounded by the static one: it
+		 * counts like another plan's entry, so no plan that began at
+		 * or before this period may govern after it (as the module).
+		 */
+		s->gov_id = SIM_GOV_FAILSAFE;
+		s->gov_period = n;
+	}
 	else
 		s->cur_kind = s->locked ? SIM_BUDGET_STATIC :
 		    SIM_BUDGET_UNREGULATED;

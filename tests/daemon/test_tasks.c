@@ -7,6 +7,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ static int	failures;
 	fprintf(stderr, "FAIL line %d: ", __LINE__);			\
 	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
-static uint64_t	last_budget[REG_MAX_CORES];
+static uint64_t	last_budget[REG_MAX_CORES], last_gen;
 static unsigned int	budget_calls, lock_events;
 
 static void
@@ -33,8 +34,10 @@ on_lock(void *arg, const struct task *t, bool locked)
 }
 
 static void
-on_budget(void *arg, const uint64_t *ev, unsigned int n)
+on_budget(void *arg, const uint64_t *ev, unsigned int n, uint64_t gen)
 {
+	CHECK(gen > 0, "generation 0");
+	last_gen = gen;
 	memcpy(last_budget, ev, n * sizeof(*ev));
 	budget_calls++;
 }
@@ -103,7 +106,8 @@ table1(void)
 	struct config		c;
 	struct tasks		*ts;
 	struct task		*a, *b, *t3;
-	uint64_t		launch;
+	uint64_t		launch, g;
+	unsigned int		n;
 	char			err[128];
 	int			fd;
 
@@ -140,6 +144,19 @@ table1(void)
 	    (uint64_t)((60000 * 0.2 - 470) / 3), "both hold");
 	CHECK(tasks_lock(ts, b, false, err, sizeof(err)) == BWP_OK, "unlock");
 	CHECK(tasks_holders(ts) == 1, "b released");
+	/*
+	 * A holder whose Q-bar does not lower the static budget still
+	 * changes the holders: the regulator is told (it withdraws plans
+	 * decided without it), with a newer generation.
+	 */
+	n = budget_calls;
+	g = last_gen;
+	add_kernel(ts, b, "kb2", 0.9);
+	CHECK(tasks_lock(ts, b, true, err, sizeof(err)) == BWP_OK, "lock");
+	CHECK(budget_calls > n && last_gen > g && last_gen ==
+	    tasks_generation(ts), "same budget, new holder: told (%u calls, "
+	    "gen %llu)", budget_calls - n, (unsigned long long)last_gen);
+	CHECK(tasks_lock(ts, b, false, err, sizeof(err)) == BWP_OK, "unlock");
 	/* the stream sync releases a, unless its page says otherwise */
 	__atomic_store_n(&tp->memcpy_depth, 1, __ATOMIC_RELEASE);
 	CHECK(tasks_stream_sync(ts, a, &sync, err, sizeof(err)) == BWP_OK,
@@ -242,18 +259,33 @@ sim(void)
 {
 	struct reg_config	rc = { .period_ns = 1000000, .ncores = 2 };
 	struct regulator	*r;
+	struct reg_plan		plan;
 	uint64_t		ev[2] = { 5, 6 }, got[2], n, p, next;
 	struct reg_stats	st;
 	char			err[64];
 
 	CHECK(reg_sim_ops.open(&r, &rc, err, sizeof(err)) == 0, "open");
-	CHECK(reg_sim_ops.set_static(r, ev, 2) == 0, "set_static");
-	CHECK(reg_sim_ops.set_static(r, ev, 3) < 0, "wrong core count");
+	CHECK(reg_sim_ops.set_static(r, ev, 2, 1) == 0, "set_static");
+	CHECK(reg_sim_ops.set_static(r, ev, 3, 1) < 0, "wrong core count");
 	CHECK(reg_sim_recorded(r, got, 2, &n) == 2 && got[0] == 5 &&
 	    got[1] == 6 && n == 1, "recorded");
 	CHECK(reg_sim_ops.clock(r, &p, &next) == 0 && next % 1000000 == 0,
 	    "aligned boundary");
 	CHECK(reg_sim_ops.stats(r, &st) == 0 && st.ncores == 2, "stats");
+	/* a plan decided on holders older than the static budget's is
+	 * refused; one of the same generation or newer goes in */
+	memset(&plan, 0, sizeof(plan));
+	plan.first = p + 2;
+	plan.len = 2;
+	CHECK(reg_sim_ops.set_static(r, ev, 2, 7) == 0, "set_static gen 7");
+	plan.gen = 6;
+	CHECK(reg_sim_ops.apply_plan(r, &plan) == -ESTALE, "stale plan");
+	plan.gen = 7;
+	CHECK(reg_sim_ops.apply_plan(r, &plan) == 0, "current plan");
+	/* an older generation does not move the mark back */
+	CHECK(reg_sim_ops.set_static(r, ev, 2, 3) == 0, "set_static gen 3");
+	plan.gen = 6;
+	CHECK(reg_sim_ops.apply_plan(r, &plan) == -ESTALE, "still stale");
 	reg_sim_ops.close(r);
 }
 

@@ -12,6 +12,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,8 @@ struct regulator {
 	uint64_t	refused;
 	struct reg_locks locks;
 	uint64_t	lock_mask;		/* last plan's */
+	uint64_t	static_gen;		/* set_static's generation */
+	uint64_t	stale;			/* plans refused as stale */
 };
 
 static struct regulator	fr;
@@ -151,6 +154,10 @@ fr_apply_plan(struct regulator *r, const struct reg_plan *p)
 
 	if (p->len < 1 || p->len > REG_PLAN_MAX)
 		return -22;
+	if (p->gen < r->static_gen) {
+		r->stale++;
+		return -ESTALE;
+	}
 	if (!real_time)
 		fr_catch_up(r);
 	i = r->id[0] <= r->id[1] ? 0 : 1;
@@ -202,7 +209,10 @@ src_snapshot(void *arg, struct period_holder *h, unsigned int max,
 	memcpy(h, holders, n * sizeof(*h));
 	*gen = gen_now;
 	if (change_after) {
-		/* another task takes the lock right after we looked */
+		/* another task takes the lock right after we looked; with
+		 * 2 the loop also sets the new static budget at once */
+		if (change_after == 2)
+			fr.static_gen = gen_now + 1;
 		change_after = 0;
 		set_holder(nholders++, 9, 0.05, false);
 		gen_now++;
@@ -779,6 +789,18 @@ test_moved(void)
 	    fr.events[0] == events(0.05), "the last budget is the new "
 	    "holder's: %llu", (unsigned long long)fr.events[0]);
 	CHECK(snapshots == releases, "every snapshot released");
+	/* the loop set the new static budget before our plan went in: the
+	 * backend refuses it as stale and the engine decides again */
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
+	change_after = 2;
+	period_run_once(pe);
+	period_stats(pe, &st);
+	CHECK(fr.stale == 1 && fr.applies == 3 && st.redecided == 2 &&
+	    fr.events[0] == events(0.05), "stale plan refused, decided again "
+	    "(%llu stale, %llu applies)", (unsigned long long)fr.stale,
+	    (unsigned long long)fr.applies);
+	CHECK(st.apply_errors == 0, "a stale plan is not an error");
 	nholders = 0;
 	period_free(pe);
 }

@@ -356,8 +356,8 @@ static void test_static(struct regulator *r)
 	for (i = 0; i < BWREG_PLAN_MAX; i++)
 		p.events[i][0] = REG_UNLIMITED;
 	reg_kmod_ops.apply_plan(r, &p);
-	check(reg_kmod_ops.set_static(r, &small, 1) == 0 &&
-	    reg_kmod_ops.set_static(r, &small, 2) == -EINVAL, "set-static",
+	check(reg_kmod_ops.set_static(r, &small, 1, 0) == 0 &&
+	    reg_kmod_ops.set_static(r, &small, 2, 0) == -EINVAL, "set-static",
 	    NULL);
 	reg_kmod_ops.stats(r, &s0);
 	t0 = now_ns();
@@ -390,7 +390,7 @@ static void test_locks(struct regulator *r)
 	uint64_t s_period;
 	int ret, kick;
 
-	reg_kmod_ops.set_static(r, &unl, 1);
+	reg_kmod_ops.set_static(r, &unl, 1, 0);
 	ret = reg_kmod_ops.lock_open(r, 64, 0, &f, err, sizeof(err));
 	check(ret == -EINVAL && err[0], "lock-slot-range", "%s", err);
 	err[0] = '\0';

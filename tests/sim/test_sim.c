@@ -259,6 +259,21 @@ test_lock_slots(void)
 	sim_lock_words(s, 4, 1, 1);
 	sim_failsafe(s, 1, 30);
 	OK(s->cur_kind == SIM_BUDGET_FAILSAFE && s->core[2].budget == 20);
+	/* a fail-safe period counts like another plan's entry: a plan that
+	 * began before it does not govern after it */
+	sim_lock_slot(s, 4, 0, 0);
+	memset(&p, 0, sizeof(p));
+	p.first = s->period + 1;
+	p.len = 4;
+	for (c = 0; c < 3; c++)
+		p.events[0][c] = p.events[1][c] = p.events[2][c] =
+		    p.events[3][c] = 700;
+	OK(sim_apply_plan(s, &p) == 0);
+	sim_run_until(s, s->next_boundary + 1);
+	OK(s->cur_kind == SIM_BUDGET_FAILSAFE);
+	sim_failsafe(s, 0, 0);
+	sim_run_until(s, s->next_boundary + 1);
+	OK(s->cur_kind != SIM_BUDGET_PLAN_AHEAD && s->core[0].budget != 700);
 	sim_free(s);
 	free(s);
 }
