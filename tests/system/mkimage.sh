@@ -34,12 +34,17 @@ libev4 libmsgpackc2 libsystemd0 procps util-linux passwd"
 rm -rf "$dir.tmp"
 mkdir -p "$dir.tmp"
 root=$dir.tmp/root
+# The initrd needs only what mounts the root disk: MODULES=list with
+# virtio and ext4 makes it in seconds instead of minutes (MODULES=most).
 # shellcheck disable=SC2046
 mmdebstrap --variant=minbase --mode=root \
 	--include="$(echo $pkgs | tr ' ' ,)" \
 	--dpkgopt='path-exclude=/usr/share/doc/*' \
 	--dpkgopt='path-exclude=/usr/share/man/*' \
 	--dpkgopt='path-exclude=/usr/share/locale/*' \
+	--essential-hook='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/usr/share/initramfs-tools/modules.d"' \
+	--essential-hook='echo MODULES=list > "$1/etc/initramfs-tools/conf.d/bwsched-vm"' \
+	--essential-hook='printf "virtio_pci\nvirtio_blk\next4\n" > "$1/usr/share/initramfs-tools/modules.d/bwsched-vm"' \
 	--customize-hook="copy-in $here/systest.service /etc/systemd/system" \
 	--customize-hook='chroot "$1" systemctl enable systest.service' \
 	--customize-hook='chroot "$1" systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer getty@tty1.service serial-getty@ttyS0.service' \

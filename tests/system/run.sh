@@ -75,7 +75,7 @@ rm -rf "$work"
 mkdir -p "$work/payload/debs" "$work/payload/bin" || fail "cannot create $work"
 # (the -dbgsym packages stay out)
 find "$pkgdir" -maxdepth 1 -name '*.deb' ! -name '*-dbgsym_*' \
-	-exec cp {} "$work/payload/debs/" + &&
+	-exec cp -t "$work/payload/debs/" {} + &&
 	cp "$here/guest.sh" "$here/holdlock.c" "$work/payload/" &&
 	cp "$demo" "$work/payload/bin/demo_gpu" &&
 	cp "$srcdir/examples/histo.bwk" "$work/payload/bin/" ||
