@@ -57,6 +57,9 @@ share() {
 	s1=$(date +%s%N)
 	echo $(( (t1 - t0) * 100 * 1000000000 / $(getconf CLK_TCK) / (s1 - s0) ))
 }
+# below_half A B: A is at most half of B (CPU shares in %: the host may
+# be busy, so the hog's free share is compared, not assumed)
+below_half() { [ $(($1 * 2)) -le "$2" ]; }
 # throttles of CPU 1 so far, from bwctl --json status
 throttles() {
 	bwctl --json status 2>/dev/null | tr '{}' '\n\n' |
@@ -224,6 +227,7 @@ else
 	printf '[Service]\nCapabilityBoundingSet=CAP_SYS_ADMIN\n' \
 	    >/etc/systemd/system/bwsched.service.d/cap-sys-admin.conf
 	systemctl daemon-reload
+	systemctl reset-failed bwsched.socket bwsched.service
 	run systemctl restart bwsched
 	wait_for 10 kmod_up && run bwctl status &&
 		echo "NOTE: with CAP_SYS_ADMIN the daemon runs the kmod regulator"
@@ -250,7 +254,7 @@ th2=$(throttles)
 run bwctl status
 echo "hog on CPU 1: ${free0}% of the CPU before, ${locked}% while alice held the lock, ${free1}% after"
 echo "CPU 1 throttles: ${th0:-?} before, ${th1:-?} while locked, ${th2:-?} after"
-[ "$free0" -ge 80 ] && [ "$locked" -le 50 ] && [ "$free1" -ge 80 ] &&
+below_half "$locked" "$free0" && below_half "$locked" "$free1" &&
 	[ "${th1:-0}" -gt "${th0:-0}" ] &&
 	pass "kmod-throttles-hog: ${locked}% while locked, ${free0}%/${free1}% free" ||
 	fail "kmod-throttles-hog: ${free0}% / ${locked}% / ${free1}%"
@@ -280,7 +284,7 @@ nr1=$(systemctl show -p NRestarts --value bwsched)
 	pass "watchdog-restart: pid $old -> $new, NRestarts $nr0 -> $nr1" ||
 	fail "watchdog-restart: pid $old -> $new, NRestarts $nr0 -> $nr1"
 journalctl -k --since "$since" -o cat | grep -q 'heartbeat stopped' &&
-	[ "$stopped" -le 50 ] &&
+	below_half "$stopped" "$free1" &&
 	pass "heartbeat-failsafe: the module throttled the hog to ${stopped}% meanwhile" ||
 	fail "heartbeat-failsafe: hog ${stopped}%, kernel message: $(journalctl -k --since "$since" -o cat | grep -c 'heartbeat stopped')"
 if wait_for 15 sh -c "bwctl tasks | grep -q holdlock"; then
@@ -295,7 +299,7 @@ rc=$?
 cat /tmp/holdlock.out | sed 's/^/    /'
 [ $rc -eq 0 ] && pass "client-survives-restart" || fail "client-survives-restart"
 after=$(share $hog 2)
-[ "$after" -ge 80 ] && pass "resumed-unregulated: hog ${after}% after the restart" ||
+! below_half "$after" "$free1" && pass "resumed-unregulated: hog ${after}% after the restart" ||
 	fail "resumed-unregulated: hog ${after}%"
 
 # ---------------------------------------------------------------------
@@ -306,7 +310,7 @@ run systemctl stop bwsched.socket bwsched.service
 run systemctl is-active bwsched.service
 sleep 0.5
 stopshare=$(share $hog 2)
-[ "$stopshare" -ge 80 ] && pass "stop-unregulated: hog ${stopshare}%" ||
+! below_half "$stopshare" "$free1" && pass "stop-unregulated: hog ${stopshare}%" ||
 	fail "stop-unregulated: hog ${stopshare}%"
 kill $hog
 run modprobe -r bwreg && [ ! -e /dev/bwreg ] && pass "module-unloads" ||
