@@ -52,8 +52,9 @@ else
 fi
 ls "$pkgdir"/*.deb >/dev/null 2>&1 || fail "no .deb in $pkgdir"
 
-# 2. The machine's image, made once per version of its recipe.  Another
-# run may be making it: the lock serialises them.
+# 2. The machine's image, made once per version of its recipe.  The lock
+# on the cache is exclusive to make one (which deletes the others) and
+# shared while a machine boots one.
 key=$(cat "$here/mkimage.sh" "$here/systest.service" | sha256sum | cut -c1-16)
 img=$cache/$key
 mkdir -p "$cache" || fail "cannot create $cache"
@@ -68,7 +69,7 @@ if [ ! -f "$img/rootfs.ext4" ]; then
 		{ tail -30 "$cache/mkimage.log"; fail "mkimage.sh failed (log: $cache/mkimage.log)"; }
 	took "the image" "$t"
 fi
-flock -u 9
+flock -s 9
 echo "check-system: image $img: $(tr '\n' ' ' <"$img/manifest")"
 
 # 3. The payload disk: the packages, the test and its programs.
