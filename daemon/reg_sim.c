@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -126,12 +125,7 @@ open_state(struct regulator *r, const char *path, char *err, size_t errlen)
 	}
 	unlink(path);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	/*
-	 * Clients read it whatever the daemon's umask (bwsched.service has
-	 * 0027): the socket's directory decides who reaches it.
-	 */
-	if (fd < 0 || fchmod(fd, 0644) < 0 ||
-	    ftruncate(fd, BWSIM_STATE_SIZE) < 0) {
+	if (fd < 0 || ftruncate(fd, BWSIM_STATE_SIZE) < 0) {
 		snprintf(err, errlen, "sim: %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
