@@ -210,7 +210,8 @@ EOF
 since=$(date '+%Y-%m-%d %H:%M:%S')
 run systemctl restart bwsched
 sleep 1
-kmod_up() { bwctl status 2>/dev/null | grep -q 'regulator *kmod'; }
+# (bwctl waits for its reply: a daemon that cannot start must not hang it)
+kmod_up() { timeout 5 bwctl status 2>/dev/null | grep -q 'regulator *kmod'; }
 if wait_for 10 kmod_up; then
 	run bwctl status
 	pass "kmod-start: bwsched runs with regulator kmod under the shipped unit"
