@@ -36,12 +36,11 @@ T0=$(date +%s)
 section() { printf '\n==== %s (at %d s)\n' "$*" $(( $(date +%s) - T0 )); }
 # wait_for SECONDS CMD...: until CMD succeeds, polling every 0.2 s
 wait_for() {
-	n=$(($1 * 5))
+	end=$(($(date +%s) + $1))
 	shift
-	while [ $n -gt 0 ]; do
+	while [ "$(date +%s)" -lt $end ]; do
 		"$@" >/dev/null 2>&1 && return 0
 		sleep 0.2
-		n=$((n - 1))
 	done
 	return 1
 }
