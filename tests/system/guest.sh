@@ -334,7 +334,8 @@ ls -d /usr/src/bwreg-* >/dev/null 2>&1 && left="$left /usr/src"
 systemctl list-unit-files 'bwsched*' | grep -q bwsched && left="$left units"
 systemctl --failed | grep -q bwsched && left="$left failed-unit"
 [ -z "$left" ] && pass "removed-clean" || fail "removed-clean:$left"
-run apt-get purge -y $pkgs
+# apt has no package lists here to find removed packages by: dpkg purges
+run dpkg --purge $pkgs
 [ ! -e $CONF ] && pass "purge-removes-conffile" || fail "purge-removes-conffile"
 
 echo "SYSTEST-END"
