@@ -62,17 +62,20 @@ int
 sd_journal_record(int priority, const char *msg, const char *const *fields,
     int nfields)
 {
-	struct iovec	iov[16];
+	struct iovec	iov[3 + 32];	/* the launch record has 18 fields */
 	static const char	ident[] = "SYSLOG_IDENTIFIER=bwsched";
 	char		prio[16], message[1100];
 	int		i, n = 0;
 
+	/* a record cut short would lose fields without a word */
+	if (nfields > (int)(sizeof(iov) / sizeof(iov[0])) - 3)
+		return -1;
 	snprintf(prio, sizeof(prio), "PRIORITY=%d", priority);
 	snprintf(message, sizeof(message), "MESSAGE=%s", msg);
 	iov[n++] = (struct iovec){ prio, strlen(prio) };
 	iov[n++] = (struct iovec){ message, strlen(message) };
 	iov[n++] = (struct iovec){ (void *)(uintptr_t)ident, strlen(ident) };
-	for (i = 0; i < nfields && n < 16; i++)
+	for (i = 0; i < nfields; i++)
 		iov[n++] = (struct iovec){ (void *)(uintptr_t)fields[i],
 		    strlen(fields[i]) };
 	return sd_journal_sendv(iov, n) < 0 ? -1 : 0;
