@@ -21,6 +21,7 @@ KMOD_SRC = kmod/Kbuild kmod/bwreg.h kmod/bwreg_main.c kmod/bwreg_core.c \
 	kmod/bwreg_plan.c kmod/bwreg_lock.c \
 	kmod/bwreg_tfs.c
 EXTRA_DIST += $(KMOD_SRC) kmod/Makefile kmod/dkms.conf kmod/uapi/bwreg.h \
+	kmod/bwreg-modules-load.conf \
 	tests/kmod/run.sh tests/kmod/init.sh tests/kmod/bwtest.c \
 	tests/kmod/e2e.sh tests/kmod/kernels.sh tests/kmod/matrix.sh \
 	tests/kmod/cross.sh tests/kmod/thrlat.c

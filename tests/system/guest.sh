@@ -80,6 +80,10 @@ run dkms status
 dkms status 2>/dev/null | grep -q "bwreg.*$(uname -r).*installed" &&
 	pass "dkms-built: bwreg for $(uname -r)" ||
 	fail "dkms-built: no bwreg module for $(uname -r)"
+# loaded at boot, so bwsched.service finds /dev/bwreg for DeviceAllow=
+grep -qx bwreg /usr/lib/modules-load.d/bwreg.conf 2>/dev/null &&
+	pass "modules-load: bwreg loaded at boot" ||
+	fail "modules-load: no /usr/lib/modules-load.d/bwreg.conf"
 run getent group bwsched && pass "sysusers-group" || fail "sysusers-group"
 run systemctl is-enabled bwsched.socket
 run systemctl is-active bwsched.socket bwsched.service
