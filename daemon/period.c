@@ -741,8 +741,9 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	pe->rec.plan_len = o.plan_len;
 	pe->rec.q_last = o.regulated ? o.plan_q[o.plan_len - 1] : -1;
 	ring_push(pe->records, &pe->rec);
+	/* late is judged with cost_est (retarget): the lead is too */
 	leadctl_add(&pe->lead, woke > deadline ? woke - deadline : 0,
-	    pe->rec.cost_ns);
+	    pe->cost_est);
 	update_stats(pe, &o, late, applied, woke > deadline ?
 	    woke - deadline : 0, pe->rec.cost_ns);
 	/*
@@ -886,8 +887,8 @@ period_new(const struct period_params *p, char *err, size_t errlen)
 	/* the lead never needs to exceed what the range allows */
 	leadctl_init(&pe->lead, p->lead_adapt, p->lead_ns,
 	    p->lead_min_ns ? p->lead_min_ns : p->lead_ns / 2 + 1,
-	    p->lead_max_ns ? p->lead_max_ns : p->period_ns / 2,
-	    p->period_ns / 50, p->period_ns);
+	    p->lead_max_ns ? p->lead_max_ns : p->period_ns / 2, 0,
+	    p->period_ns);
 	pe->st.lead_ns = pe->lead.cur;
 	pe->st.plan_len = pe->p.plan_len;
 	pe->tfd = pe->efd = -1;
