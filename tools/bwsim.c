@@ -531,7 +531,10 @@ static const struct {
 	{ "budgets", bwsim_budgets, "budgets --profile K.bwk --policy "
 	    "nominal|fair|greedy|smooth --launches N [--seed S] [--json] "
 	    "[--csv FILE] (more in bwsim(1))" },
-	{ "plot", bwsim_plot_main, "plot q|vruntime|shares|throttle "
+	{ "partition", bwsim_partition_main, "partition [--tasks N] "
+	    "[--prm P] [--sets S] [--seed X] [--sms M] [--umin U] [--umax U] "
+	    "[--ustep U] [--only LIST] [--json] [--csv FILE]" },
+	{ "plot", bwsim_plot_main, "plot q|vruntime|shares|throttle|partition "
 	    "[-o PREFIX] [--profile K.bwk] [--seed S]" },
 };
 

@@ -18,5 +18,11 @@ int	bwsim_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 int	bwsim_load_profile(const char *path, struct profile *p);
 
 int	bwsim_plot_main(int, char **);
+/* Feed a gnuplot script to gnuplot for OUT.png and OUT.svg. */
+int	bwsim_plot_run(const char *out, const char *script);
+
+/* tools/bwsim_part.c: bwsim partition and bwsim plot partition */
+int	bwsim_partition_main(int, char **);
+int	bwsim_plot_partition(const char *prefix, int argc, char **argv);
 
 #endif /* BWSIM_H */

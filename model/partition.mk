@@ -1,0 +1,49 @@
+# model/partition.mk: GPU spatial partitioning ([PredGPU] chapter 3,
+# doc/partition.md): the model, bwanalyze partition/classify, bwsim
+# partition, their tests, the fuzz target and the docs.
+model_libbwmodel_la_SOURCES += model/partition.c model/partition.h
+
+check_PROGRAMS += tests/model/test_partition
+TESTS += tests/model/test_partition
+tests_model_test_partition_SOURCES = tests/model/test_partition.c \
+	tests/model/tcheck.h
+tests_model_test_partition_LDADD = model/libbwmodel.la $(LIBM)
+
+# bwanalyze partition, bwanalyze classify
+tools_bwanalyze_SOURCES += tools/an_partition.c
+
+# Fuzz target for the task-set parser (pattern of fuzz/local.mk).
+FUZZ_PROGS += fuzz/fuzz_partition
+check_PROGRAMS += fuzz/fuzz_partition
+# the model is compiled into the target so libFuzzer instruments it
+fuzz_fuzz_partition_SOURCES = fuzz/fuzz_partition.c model/partition.c \
+	model/partition.h
+fuzz_fuzz_partition_LDADD = lib/libbwutil.la $(LIBM)
+if ENABLE_FUZZING
+fuzz_fuzz_partition_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+fuzz_fuzz_partition_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
+else
+fuzz_fuzz_partition_CFLAGS = $(AM_CFLAGS)
+fuzz_fuzz_partition_LDFLAGS = $(AM_LDFLAGS)
+fuzz_fuzz_partition_SOURCES += fuzz/driver.c fuzz/driver.h
+TESTS += fuzz/fuzz_partition
+endif
+EXTRA_DIST += fuzz/corpus/fuzz_partition/example.csv \
+	fuzz/corpus/fuzz_partition/columns.csv \
+	fuzz/corpus/fuzz_partition/bad.csv
+
+TESTS += tests/model/partition.sh
+dist_check_SCRIPTS += tests/model/partition.sh
+EXTRA_DIST += tests/model/data/part_example.csv
+
+# bwsim partition, bwsim plot partition (the experiment lives in sim/)
+sim_libbwsim_la_SOURCES += sim/partexp.c sim/partexp.h
+tools_bwsim_SOURCES += tools/bwsim_part.c
+
+TESTS += tests/sim/partition.sh
+dist_check_SCRIPTS += tests/sim/partition.sh
+
+check_PROGRAMS += tests/sim/test_partexp
+TESTS += tests/sim/test_partexp
+tests_sim_test_partexp_SOURCES = tests/sim/test_partexp.c tests/sim/tap.h
+tests_sim_test_partexp_LDADD = sim/libbwsim.la model/libbwmodel.la $(LIBM)
