@@ -42,7 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct partition_work	w;
 	static struct partition_plan	p;
 	struct partition_opts		o = { 8, 1, PARTITION_ORDER_SMS,
-	    PARTITION_FORBID_INA };
+	    PARTITION_FORBID_INA, 0, NULL };
 	const char			*why;
 	char				 err[256];
 	unsigned int			 i;

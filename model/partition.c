@@ -341,17 +341,6 @@ run_fits(struct run *r, const uint64_t *set, unsigned int m)
 	return partition_fits(r->ts, set, m, r->w->jobs);
 }
 
-/* The lowest task of a non-empty set. */
-static unsigned int
-bits_first(const uint64_t *s)
-{
-	unsigned int	i = 0;
-
-	while (s[i] == 0)
-		i++;
-	return i * 64 + (unsigned int)__builtin_ctzll(s[i]);
-}
-
 static void
 bits_or(uint64_t *out, const uint64_t *a, const uint64_t *b)
 {
@@ -543,47 +532,104 @@ run_try(struct run *r, unsigned int i)
 	return 0;
 }
 
+/* The smallest allowed size, a multiple of the granule. */
+static unsigned int
+run_floor(const struct run *r)
+{
+	unsigned int	g = r->o->granule, m = r->o->min_sms;
+
+	return m <= g ? g : (m + g - 1) / g * g;
+}
+
+/*
+ * Lemma 2 for a partition of several tasks (a group): the smallest
+ * allowed m it passes on, by bisection (the test is monotone in m), or 0.
+ */
+static unsigned int
+run_min_size(struct run *r, const uint64_t *set)
+{
+	unsigned int	g = r->o->granule, lo = run_floor(r) / g,
+			hi = r->o->sms / g, mid;
+
+	if (lo > hi || !run_fits(r, set, hi * g))
+		return 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (run_fits(r, set, mid * g))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo * g;
+}
+
+/* The initial partition of task i: alone, or with its group. */
+static int
+run_initial(struct run *r, unsigned int i, struct partition_part *np)
+{
+	const struct partition_set	*ts = r->ts;
+	const uint16_t			*grp = r->o->group;
+	unsigned int			 j, floor = run_floor(r);
+
+	memset(np, 0, sizeof(*np));
+	for (j = 0; j < ts->n; j++)
+		if (j == i || (grp != NULL && grp[j] == grp[i])) {
+			partition_bit_set(np->tasks, j);
+			np->load += (double)ts->task[j].a /
+			    (double)ts->task[j].period;
+		}
+	if (grp == NULL) {
+		np->sms = partition_min_sms(&ts->task[i], r->o->sms,
+		    r->o->granule);
+		if (np->sms != 0 && np->sms < floor)
+			np->sms = floor <= r->o->sms ? floor : 0;
+	} else
+		np->sms = run_min_size(r, np->tasks);
+	return np->sms != 0;
+}
+
 /* INITPARTITIONS (Lemma 2), in decreasing load; 0 if a task is too big. */
 static int
 run_init(struct run *r)
 {
 	const struct partition_set	*ts = r->ts;
+	const uint16_t			*grp = r->o->group;
 	struct partition_part		 np;
-	unsigned int			 i;
+	unsigned int			 i, j;
 
 	for (i = 0; i < ts->n; i++) {
-		memset(&np, 0, sizeof(np));
-		partition_bit_set(np.tasks, i);
-		np.sms = partition_min_sms(&ts->task[i], r->o->sms,
-		    r->o->granule);
-		if (np.sms == 0) {
+		for (j = 0; grp != NULL && j < i && grp[j] != grp[i]; j++)
+			;
+		if (grp != NULL && j < i)
+			continue;	/* its group is placed already */
+		if (!run_initial(r, i, &np)) {
 			r->p->verdict = PARTITION_TOO_BIG;
 			r->p->task = i;
 			return 0;
 		}
 		np.id = r->next_id++;
-		np.load = (double)ts->task[i].a / (double)ts->task[i].period;
 		r->p->sms_used += np.sms;
 		run_insert(r, &np);
 	}
 	return 1;
 }
 
-/* PREFILL (ACT): every pair of single-task partitions that cannot merge. */
+/* PREFILL (ACT): every pair of initial partitions that cannot merge. */
 static void
 run_prefill(struct run *r)
 {
 	struct partition_plan	*p = r->p;
-	unsigned int		 i, j, a, b;
+	struct partition_work	*w = r->w;
+	unsigned int		 i, j, k;
 
 	for (i = 0; i < p->nparts; i++)
 		for (j = i + 1; j < p->nparts; j++) {
 			if (run_merge(r, &p->part[i], &p->part[j]) != 0)
 				continue;
-			a = bits_first(p->part[i].tasks);
-			b = bits_first(p->part[j].tasks);
-			partition_bit_set(r->w->fnb[p->part[i].id], b);
-			partition_bit_set(r->w->fnb[p->part[j].id], a);
+			for (k = 0; k < PARTITION_WORDS; k++) {
+				w->fnb[p->part[i].id][k] |= p->part[j].tasks[k];
+				w->fnb[p->part[j].id][k] |= p->part[i].tasks[k];
+			}
 			p->stats.forbidden++;
 		}
 	p->stats.prefill_tests = p->stats.tests;
@@ -603,7 +649,7 @@ run_begin(struct run *r, const struct partition_set *ts,
 	p->sms_total = o->sms;
 	p->load = partition_lemma1_load(ts);
 	if (o->sms == 0 || o->sms > PARTITION_MAX_SMS || o->granule == 0 ||
-	    ts->n > PARTITION_MAX_TASKS)
+	    o->min_sms > o->sms || ts->n > PARTITION_MAX_TASKS)
 		return -1;
 	return 0;
 }
@@ -648,7 +694,7 @@ partition_one_gpu(const struct partition_set *ts, unsigned int sms,
     struct partition_work *w, struct partition_plan *p)
 {
 	struct partition_opts	o = { sms, 1, PARTITION_ORDER_SMS,
-	    PARTITION_FORBID_INA };
+	    PARTITION_FORBID_INA, 0, NULL };
 	struct run		r;
 	unsigned int		i;
 

@@ -148,6 +148,13 @@ struct partition_opts {
 	unsigned int		granule;	/* sizes multiple of; >= 1 */
 	enum partition_order	order;
 	enum partition_forbid	forbid;
+	unsigned int		min_sms;	/* smallest size; 0: granule */
+	/*
+	 * NULL, or a group per task: tasks of one group start in one
+	 * partition (the kernels of one process, which the platform
+	 * cannot split), sized by the smallest m the group passes on.
+	 */
+	const uint16_t		*group;
 };
 
 enum partition_verdict {
@@ -178,7 +185,8 @@ struct partition_plan {
 	enum partition_verdict	verdict;
 	unsigned int		sms_total;	/* M */
 	unsigned int		sms_used;	/* Pi */
-	unsigned int		task;		/* TOO_BIG: the task;
+	unsigned int		task;		/* TOO_BIG: the task (the
+						 * first of its group);
 						 * BAD_SIZE: the partition */
 	unsigned int		granted;	/* BAD_SIZE: its granted size */
 	double			load;		/* Lemma 1's sum */

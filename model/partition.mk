@@ -47,3 +47,5 @@ check_PROGRAMS += tests/sim/test_partexp
 TESTS += tests/sim/test_partexp
 tests_sim_test_partexp_SOURCES = tests/sim/test_partexp.c tests/sim/tap.h
 tests_sim_test_partexp_LDADD = sim/libbwsim.la model/libbwmodel.la $(LIBM)
+
+dist_doc_DATA += doc/partition.md

@@ -170,7 +170,7 @@ partexp_variant(const struct partexp_args *a, enum partexp_variant v,
 	struct partition_opts	o = { a->sms, 1, v == PARTEXP_BF_ACT ||
 	    v == PARTEXP_BF_INA ? PARTITION_ORDER_BF : PARTITION_ORDER_SMS,
 	    v == PARTEXP_SMS_ACT || v == PARTEXP_BF_ACT ?
-	    PARTITION_FORBID_ACT : PARTITION_FORBID_INA };
+	    PARTITION_FORBID_ACT : PARTITION_FORBID_INA, 0, NULL };
 	double			t0 = partexp_cpu_ms();
 	int			ok;
 

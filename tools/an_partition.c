@@ -39,7 +39,7 @@ an_part_opts(const char *cmd, const struct an_opt *opts,
 	double		 x;
 
 	a->o = (struct partition_opts){ AN_DEFAULT_SMS, 1,
-	    PARTITION_ORDER_SMS, PARTITION_FORBID_INA };
+	    PARTITION_ORDER_SMS, PARTITION_FORBID_INA, 0, NULL };
 	if ((v = an_opt(opts, "sms")) != NULL) {
 		if (an_double(cmd, "sms", v, 1, PARTITION_MAX_SMS, &x) ||
 		    x != floor(x))

@@ -173,7 +173,8 @@ test_lemmas(void)
 	CHECK_NEAR(partition_lemma1_load(&ts), 3, 1e-12);
 	CHECK(partition_lemma1(&ts, 3));
 	CHECK(partition_plan(&ts, &(struct partition_opts){ 3, 1,
-	    PARTITION_ORDER_SMS, PARTITION_FORBID_INA }, &work, &plan) == 1);
+	    PARTITION_ORDER_SMS, PARTITION_FORBID_INA, 0, NULL }, &work,
+	    &plan) == 1);
 	CHECK(plan.nparts == 3 && plan.sms_used == 3);
 }
 
@@ -236,7 +237,7 @@ test_example(void)
 {
 	struct partition_set	ts;
 	struct partition_opts	o = { 4, 1, PARTITION_ORDER_SMS,
-	    PARTITION_FORBID_INA };
+	    PARTITION_FORBID_INA, 0, NULL };
 	partition_bits		s = { 0 };
 	char			why[160];
 	int			f;
@@ -306,13 +307,47 @@ test_example(void)
 	CHECK(partition_plan(&ts, &o, &work, &plan) == -1);
 }
 
+/* Groups start together; min_sms raises the small partitions. */
+static void
+test_groups(void)
+{
+	static const uint16_t	grp[4] = { 0, 1, 2, 0 };	/* A with D */
+	struct partition_set	ts;
+	struct partition_opts	o = { 4, 1, PARTITION_ORDER_SMS,
+	    PARTITION_FORBID_INA, 0, grp };
+
+	example(&ts);
+	/* AD on 2 (52 + 30), B 2, C 1: SMS merges B+C on 2 */
+	CHECK(partition_plan(&ts, &o, &work, &plan) == 1);
+	CHECK(plan.nparts == 2 && has_part(&ts, "AD", 2) &&
+	    has_part(&ts, "BC", 2));
+	/* C alone may not use 1 SM: 2 + 2 + 2 = 6 > 5; SMS takes AD
+	 * first, AD+B fails, AD+C fits on 3 (43 + 22 + 22) */
+	o.min_sms = 2;
+	o.sms = 5;
+	CHECK(partition_plan(&ts, &o, &work, &plan) == 1);
+	CHECK(plan.sms_used == 5 && has_part(&ts, "ACD", 3) &&
+	    has_part(&ts, "B", 2));
+	o.sms = 8;	/* no merge needed: 2 + 2 + 2 */
+	CHECK(partition_plan(&ts, &o, &work, &plan) == 1);
+	CHECK(plan.nparts == 3 && plan.sms_used == 6 &&
+	    has_part(&ts, "C", 2));
+	o.min_sms = 9;
+	CHECK(partition_plan(&ts, &o, &work, &plan) == -1);
+	/* a group too big for the GPU names its first task */
+	ts.task[3].deadline = 5;
+	o.min_sms = 0;
+	CHECK(partition_plan(&ts, &o, &work, &plan) == 0);
+	CHECK(plan.verdict == PARTITION_TOO_BIG && plan.task == 0);
+}
+
 /* The plan of the example on granted sizes. */
 static void
 test_check(void)
 {
 	struct partition_set	ts;
 	struct partition_opts	o = { 5, 1, PARTITION_ORDER_BF,
-	    PARTITION_FORBID_INA };
+	    PARTITION_FORBID_INA, 0, NULL };
 	unsigned int		g[PARTITION_MAX_TASKS], j;
 
 	example(&ts);
@@ -345,6 +380,7 @@ test_check(void)
 
 struct brute {
 	const struct partition_set	*ts;
+	const uint16_t			*group;	/* or NULL */
 	unsigned int			 sms;
 	unsigned int			 granule;
 	unsigned int			 block[8];	/* block of task i */
@@ -371,6 +407,11 @@ brute_rec(struct brute *b, unsigned int i, unsigned int nblocks)
 	unsigned int	k, t, m, sum = 0;
 
 	if (i == b->ts->n) {
+		for (t = 0; b->group != NULL && t < b->ts->n; t++)
+			for (k = 0; k < t; k++)
+				if (b->group[k] == b->group[t] &&
+				    b->block[k] != b->block[t])
+					return;	/* a group split apart */
 		for (k = 0; k < nblocks; k++) {
 			memset(set, 0, sizeof(set));
 			for (t = 0; t < b->ts->n; t++)
@@ -442,11 +483,16 @@ test_brute(void)
 	struct partition_opts	o;
 	struct brute		b;
 	struct partition_plan	ina[2];
-	unsigned int		round, v, found = 0, sched = 0, heur[6] = { 0 };
+	uint16_t		grp[8];
+	unsigned int		round, v, i, found = 0, sched = 0,
+				heur[6] = { 0 };
 	int			rc;
 
 	for (round = 0; round < 1500; round++) {
 		random_set(&ts, (unsigned int)trange(2, 7));
+		for (i = 0; i < 8; i++)	/* every third round: groups */
+			grp[i] = (uint16_t)trange(0, 3);
+		b.group = round % 3 == 1 ? grp : NULL;
 		b.ts = &ts;
 		b.sms = (unsigned int)trange(2, 10);
 		b.granule = round % 5 == 0 ? 2 : 1;
@@ -457,12 +503,14 @@ test_brute(void)
 		if (!partition_lemma1(&ts, b.sms))
 			CHECK(!found);		/* Lemma 1 is necessary */
 		/* 1G takes all M SMs, a size the search has with g = 1 */
-		if (b.granule == 1 &&
+		if (b.granule == 1 && b.group == NULL &&
 		    partition_one_gpu(&ts, b.sms, &work, &plan) == 1)
 			CHECK(found);
 		for (v = 0; v < 6; v++) {
 			o.sms = b.sms;
 			o.granule = b.granule;
+			o.min_sms = 0;
+			o.group = b.group;
 			o.order = v & 1 ? PARTITION_ORDER_BF :
 			    PARTITION_ORDER_SMS;
 			o.forbid = (enum partition_forbid)(v / 2);
@@ -645,6 +693,7 @@ main(void)
 	test_edf_horizon();
 	test_lemmas();
 	test_example();
+	test_groups();
 	test_check();
 	test_brute();
 	test_classify();
