@@ -59,6 +59,8 @@ static const struct key keys[] = {
 	{ "device", K_STR, F(device), 1, CONFIG_MAX_PATH - 1, 0, 0 },
 	{ "event_type", K_U64, F(event_type), 0, 4294967295.0, 0, 0 },
 	{ "event_config", K_U64, F(event_config), 0, 1.8e19, 0, 0 },
+	{ "gpu_sms", K_U64, F(gpu_sms), 0, 4096, 0, 0 },
+	{ "gpu_sm_granule", K_U64, F(gpu_sm_granule), 0, 4096, 0, 0 },
 };
 
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))
@@ -417,6 +419,10 @@ config_check(const struct config *c, char *err, size_t errlen)
 	if (c->overhead_events >= c->bwmax_events) {
 		snprintf(err, errlen, "overhead_events must be below "
 		    "bwmax_events");
+		return -1;
+	}
+	if (c->gpu_sms > 0 && c->gpu_sm_granule > c->gpu_sms) {
+		snprintf(err, errlen, "gpu_sm_granule must not exceed gpu_sms");
 		return -1;
 	}
 	return 0;

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "admit.h"
 #include "budget.h"
 #include "tasks.h"
 #include "wire.h"
@@ -34,6 +35,7 @@ struct tasks {
 	uint64_t		reader_gen;
 	/* unregistered tasks whose pages a reader may still use */
 	struct task		*graves;
+	struct admit		*admit;	/* GPU partitioning (admit.h) */
 };
 
 struct tasks *
@@ -57,7 +59,18 @@ tasks_new(const struct config *cfg, const struct tasks_hooks *hooks)
 		return NULL;
 	}
 	ts->snap->q_static = -1;
+	if ((ts->admit = admit_new(cfg)) == NULL) {
+		free(ts->snap);
+		free(ts);
+		return NULL;
+	}
 	return ts;
+}
+
+struct admit *
+tasks_admit(struct tasks *ts)
+{
+	return ts->admit;
 }
 
 static void
@@ -98,6 +111,7 @@ tasks_free(struct tasks *ts)
 		task_free(t);
 	}
 	pthread_mutex_destroy(&ts->snap_lock);
+	admit_free(ts->admit);
 	free(ts->snap);
 	free(ts);
 }
@@ -346,6 +360,7 @@ tasks_config(struct tasks *ts, const struct config *cfg)
 {
 	ts->cfg = cfg;
 	ts->budget_valid = false;
+	admit_config(ts->admit, cfg);
 	update(ts, true);
 }
 
@@ -438,6 +453,9 @@ tasks_register(struct tasks *ts, pid_t pid, const struct req_task_register *r,
 		goto out;
 	}
 	st = take_pages(t, fds, nfds, err, errlen);
+	if (st == BWP_OK && r->gpu.present)	/* may refuse: nothing kept */
+		st = admit_demand(ts->admit, ts->next_task, pid, t->name,
+		    t->period_ns, NULL, &r->gpu, err, errlen);
 	if (st != BWP_OK) {
 		task_free(t);
 		goto out;
@@ -467,6 +485,7 @@ tasks_unregister(struct tasks *ts, struct task *t)
 		}
 	__atomic_store_n(&ts->ntasks, ts->ntasks - 1, __ATOMIC_RELEASE);
 	ts->nkernels -= t->nkernels;
+	admit_remove(ts->admit, t->id);
 	if (t->locked)
 		ts->hooks.lock(ts->hooks.arg, t, false);
 	/* republish without t; its pages go when no reader can see them */
@@ -626,6 +645,7 @@ tasks_kernel_register(struct tasks *ts, struct task *t,
 {
 	struct kernel	*k;
 	unsigned int	i;
+	int		st;
 
 	for (i = 0; i < t->nkernels; i++)
 		if (strcmp(t->kernels[i]->name, r->name) == 0) {
@@ -651,9 +671,18 @@ tasks_kernel_register(struct tasks *ts, struct task *t,
 	k->nclusters = r->nclusters;
 	memcpy(k->e0, r->e0, sizeof(k->e0));
 	memcpy(k->e1, r->e1, sizeof(k->e1));
-	if (kernel_model(ts, k, r, err, errlen) < 0 || kernel_add(t, k) < 0) {
+	if (kernel_model(ts, k, r, err, errlen) < 0) {
 		kernel_free(k);
 		return err[0] ? BWP_E_BADARG : BWP_E_INTERNAL;
+	}
+	if (r->gpu.present && (st = admit_demand(ts->admit, t->id, t->pid,
+	    t->name, t->period_ns, k->name, &r->gpu, err, errlen)) != BWP_OK) {
+		kernel_free(k);
+		return st;
+	}
+	if (kernel_add(t, k) < 0) {	/* not reached: nkernels < kcap */
+		kernel_free(k);
+		return BWP_E_INTERNAL;
 	}
 	k->id = ts->next_kernel++;
 	ts->nkernels++;

@@ -534,33 +534,45 @@ run_try(struct run *r, unsigned int i)
 
 /* The smallest allowed size, a multiple of the granule. */
 static unsigned int
-run_floor(const struct run *r)
+opts_floor(const struct partition_opts *o)
 {
-	unsigned int	g = r->o->granule, m = r->o->min_sms;
+	unsigned int	g = o->granule, m = o->min_sms;
 
 	return m <= g ? g : (m + g - 1) / g * g;
 }
 
-/*
- * Lemma 2 for a partition of several tasks (a group): the smallest
- * allowed m it passes on, by bisection (the test is monotone in m), or 0.
- */
+/* Bisection over the allowed sizes (the test is monotone in m). */
 static unsigned int
-run_min_size(struct run *r, const uint64_t *set)
+min_size(const struct partition_set *ts, const uint64_t *set,
+    const struct partition_opts *o, struct partition_job *jobs,
+    uint64_t *tests)
 {
-	unsigned int	g = r->o->granule, lo = run_floor(r) / g,
-			hi = r->o->sms / g, mid;
+	unsigned int	g = o->granule, lo, hi = o->sms / g, mid;
 
-	if (lo > hi || !run_fits(r, set, hi * g))
+	if (g == 0)
+		return 0;
+	lo = opts_floor(o) / g;
+	++*tests;
+	if (lo > hi || !partition_fits(ts, set, hi * g, jobs))
 		return 0;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (run_fits(r, set, mid * g))
+		++*tests;
+		if (partition_fits(ts, set, mid * g, jobs))
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	return lo * g;
+}
+
+unsigned int
+partition_min_size(const struct partition_set *ts, const uint64_t *set,
+    const struct partition_opts *o, struct partition_job *jobs)
+{
+	uint64_t	tests = 0;
+
+	return min_size(ts, set, o, jobs, &tests);
 }
 
 /* The initial partition of task i: alone, or with its group. */
@@ -569,7 +581,7 @@ run_initial(struct run *r, unsigned int i, struct partition_part *np)
 {
 	const struct partition_set	*ts = r->ts;
 	const uint16_t			*grp = r->o->group;
-	unsigned int			 j, floor = run_floor(r);
+	unsigned int			 j, floor = opts_floor(r->o);
 
 	memset(np, 0, sizeof(*np));
 	for (j = 0; j < ts->n; j++)
@@ -584,7 +596,8 @@ run_initial(struct run *r, unsigned int i, struct partition_part *np)
 		if (np->sms != 0 && np->sms < floor)
 			np->sms = floor <= r->o->sms ? floor : 0;
 	} else
-		np->sms = run_min_size(r, np->tasks);
+		np->sms = min_size(ts, np->tasks, r->o, r->w->jobs,
+		    &r->p->stats.tests);
 	return np->sms != 0;
 }
 

@@ -132,6 +132,17 @@ unsigned int	partition_min_sms(const struct partition_task *,
 
 /* ---- Algorithms 1-3 ---- */
 
+struct partition_opts;
+
+/*
+ * Lemma 2 for a set of tasks: the smallest size allowed by the options
+ * (a multiple of the granule, at least min_sms, at most sms) on which
+ * the set passes, or 0.
+ */
+unsigned int	partition_min_size(const struct partition_set *,
+		    const uint64_t *set, const struct partition_opts *,
+		    struct partition_job *jobs);
+
 enum partition_order {
 	PARTITION_ORDER_SMS,	/* >>: smallest merged partition first */
 	PARTITION_ORDER_BF,	/* >: least merged utilisation first */

@@ -49,3 +49,12 @@ tests_sim_test_partexp_SOURCES = tests/sim/test_partexp.c tests/sim/tap.h
 tests_sim_test_partexp_LDADD = sim/libbwsim.la model/libbwmodel.la $(LIBM)
 
 dist_doc_DATA += doc/partition.md
+
+# Admission control in the daemon, the plan page clients map.
+daemon_libbwdaemon_la_SOURCES += daemon/admit.c daemon/admit.h
+pkginclude_HEADERS += include/bwsched/bwplan.h
+client_bwctl_SOURCES += client/bwctl_part.c client/bwctl_part.h
+
+TESTS += tests/daemon/admit.sh
+dist_check_SCRIPTS += tests/daemon/admit.sh
+EXTRA_DIST += tests/daemon/admit_client.py

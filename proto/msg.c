@@ -420,12 +420,15 @@ static const struct {
 	[BWP_OP_SET] = KNOWN("set"),
 	[BWP_OP_SUBSCRIBE] = KNOWN("subscribe"),
 	[BWP_OP_RELOAD] = KNOWN("reload"),
+	[BWP_OP_PARTITIONS] = KNOWN("partitions"),
+	[BWP_OP_GPU_DEVICE] = KNOWN("gpu.device"),
+	[BWP_OP_GPU_GRANTED] = KNOWN("gpu.granted"),
 };
 
 static const char *const status_names[BWP_E_MAX] = {
 	"OK", "MALFORMED", "TOOBIG", "VERSION", "UNKNOWN_OP", "BADARG",
 	"PERM", "NOHELLO", "NOENT", "EXIST", "LIMIT", "BADFD", "STATE",
-	"RATE", "INTERNAL",
+	"RATE", "INTERNAL", "UNSCHEDULABLE",
 };
 
 const char *

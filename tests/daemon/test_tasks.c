@@ -48,7 +48,7 @@ on_kernel(void *arg, const struct task *t, const struct kernel *k,
 static struct task *
 new_task(struct tasks *ts, pid_t pid, int fd)
 {
-	struct req_task_register	r = { "t", 1000000, 10, fd >= 0 };
+	struct req_task_register	r = { "t", 1000000, 10, fd >= 0, { 0 } };
 	struct task			*t = NULL;
 	char				err[128] = "";
 
@@ -192,7 +192,7 @@ limits(void)
 {
 	static struct req_kernel_register	r;
 	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel };
-	struct req_task_register	tr = { "t", 1000000, 10, 0 };
+	struct req_task_register	tr = { "t", 1000000, 10, 0, { 0 } };
 	struct config		c;
 	struct tasks		*ts;
 	struct task		*a, *x;

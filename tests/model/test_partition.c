@@ -334,6 +334,27 @@ test_groups(void)
 	    has_part(&ts, "C", 2));
 	o.min_sms = 9;
 	CHECK(partition_plan(&ts, &o, &work, &plan) == -1);
+	/* Lemma 2 for a set: ACD needs 3 SMs (2 fail: 63 + 32 + 30) */
+	{
+		partition_bits	s = { 0 };
+
+		partition_bit_set(s, 0);
+		partition_bit_set(s, 2);
+		partition_bit_set(s, 3);
+		o.min_sms = 0;
+		o.sms = 4;
+		CHECK(partition_min_size(&ts, s, &o, work.jobs) == 3);
+		o.granule = 2;
+		CHECK(partition_min_size(&ts, s, &o, work.jobs) == 4);
+		o.sms = 3;
+		CHECK(partition_min_size(&ts, s, &o, work.jobs) == 0);
+		o.granule = 1;
+		o.min_sms = 3;
+		s[0] = 1u << 0 | 1u << 3;	/* AD: 2, raised to 3 */
+		CHECK(partition_min_size(&ts, s, &o, work.jobs) == 3);
+		o.granule = 1;
+		o.sms = 8;
+	}
 	/* a group too big for the GPU names its first task */
 	ts.task[3].deadline = 5;
 	o.min_sms = 0;
