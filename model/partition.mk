@@ -58,3 +58,7 @@ client_bwctl_SOURCES += client/bwctl_part.c client/bwctl_part.h
 TESTS += tests/daemon/admit.sh
 dist_check_SCRIPTS += tests/daemon/admit.sh
 EXTRA_DIST += tests/daemon/admit_client.py
+EXTRA_DIST += fuzz/corpus/fuzz_profile/gpu.bwk
+
+# libbwclient: GPU demands, the plan page
+client_libbwclient_la_SOURCES += client/bwcgpu.c client/bwcgpu.h
