@@ -1255,14 +1255,13 @@ bwc_partition(bwc_t *h, struct bwc_partition *out)
 	uint32_t	task = __atomic_load_n(&h->task_id, __ATOMIC_ACQUIRE);
 	int		rc;
 
+	/* -ENOENT sets no message: the CUDA layer asks at every launch */
 	if (task == 0)
-		return fail(h, -ENOENT, "no task registered");
+		return -ENOENT;
 	rc = bwcgpu_plan_get(&h->plan, task, out);
-	if (rc == -ENOENT)
-		return fail(h, rc, "the task has no GPU partition");
-	if (rc < 0)
+	if (rc < 0 && rc != -ENOENT)
 		return fail(h, rc, "the plan page is being rewritten");
-	return 0;
+	return rc;
 }
 
 int

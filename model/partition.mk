@@ -62,3 +62,22 @@ EXTRA_DIST += fuzz/corpus/fuzz_profile/gpu.bwk
 
 # libbwclient: GPU demands, the plan page
 client_libbwclient_la_SOURCES += client/bwcgpu.c client/bwcgpu.h
+
+# CUDA layer: green contexts (client/cuda/green.c)
+client_cuda_libbwcuda_la_SOURCES += client/cuda/green.c client/cuda/green.h
+tests_cuda_t_state_SOURCES += client/cuda/green.c
+tests_cuda_libfakecuda_la_SOURCES += tests/cuda/fakegreen.c
+check_PROGRAMS += tests/cuda/t_green
+tests_cuda_t_green_SOURCES = tests/cuda/t_green.c
+tests_cuda_t_green_LDADD = tests/cuda/libfakecuda.la -ldl
+tests_cuda_t_green_LDFLAGS = $(AM_LDFLAGS) -no-install
+TESTS += tests/cuda/green.sh
+dist_check_SCRIPTS += tests/cuda/green.sh
+if HAVE_CUDA
+check_PROGRAMS += tests/cuda/t_greenabi
+TESTS += tests/cuda/t_greenabi
+tests_cuda_t_greenabi_SOURCES = tests/cuda/t_greenabi.c
+tests_cuda_t_greenabi_CPPFLAGS = $(AM_CPPFLAGS) -isystem $(CUDA_DIR)/include
+else
+EXTRA_DIST += tests/cuda/t_greenabi.c
+endif
