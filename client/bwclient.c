@@ -1264,47 +1264,49 @@ bwc_partition(bwc_t *h, struct bwc_partition *out)
 	return rc;
 }
 
-int
-bwc_gpu_device(bwc_t *h, uint32_t sms, uint32_t granule)
+/* A GPU op with one or two uint keys; the reply's "schedulable" in *ok. */
+static int
+gpu_call(bwc_t *h, enum bwp_op op, const char *k1, uint64_t v1,
+    const char *k2, uint64_t v2, bool *ok)
 {
 	struct bwp_writer	w;
 	struct bwp_msg		m;
 	uint64_t		id;
 	int			rc;
 
-	if (sms == 0 || granule == 0 || granule > sms)
-		return fail(h, -EINVAL, "bad device: %u SMs in groups of %u",
-		    sms, granule);
 	pthread_mutex_lock(&h->mu);
-	id = request(h, &w, BWP_OP_GPU_DEVICE);
-	bwp_w_kuint(&w, "sms", sms);
-	bwp_w_kuint(&w, "granule", granule);
+	id = request(h, &w, op);
+	bwp_w_kuint(&w, k1, v1);
+	if (k2 != NULL)
+		bwp_w_kuint(&w, k2, v2);
 	rc = call(h, &w, id, NULL, 0, &m);
 	bwp_w_free(&w);
+	if (rc == 0 && ok != NULL && bwp_get_bool(&m, NULL, "schedulable",
+	    true, ok) != 1)
+		rc = fail(h, -EPROTO, "%s reply: %s", bwp_op_name(op), m.err);
 	bwp_msg_free(&m);
 	pthread_mutex_unlock(&h->mu);
 	return rc;
 }
 
 int
+bwc_gpu_device(bwc_t *h, uint32_t sms, uint32_t granule)
+{
+	if (sms == 0 || granule == 0 || granule > sms)
+		return fail(h, -EINVAL, "bad device: %u SMs in groups of %u",
+		    sms, granule);
+	return gpu_call(h, BWP_OP_GPU_DEVICE, "sms", sms, "granule", granule,
+	    NULL);
+}
+
+int
 bwc_gpu_granted(bwc_t *h, uint32_t sms)
 {
-	struct bwp_writer	w;
-	struct bwp_msg		m;
-	uint64_t		id;
-	bool			ok = false;
-	int			rc;
+	bool	ok = false;
+	int	rc;
 
 	if (sms == 0)
 		return fail(h, -EINVAL, "no SMs granted");
-	pthread_mutex_lock(&h->mu);
-	id = request(h, &w, BWP_OP_GPU_GRANTED);
-	bwp_w_kuint(&w, "sms", sms);
-	rc = call(h, &w, id, NULL, 0, &m);
-	bwp_w_free(&w);
-	if (rc == 0 && bwp_get_bool(&m, NULL, "schedulable", true, &ok) != 1)
-		rc = fail(h, -EPROTO, "gpu.granted reply: %s", m.err);
-	bwp_msg_free(&m);
-	pthread_mutex_unlock(&h->mu);
+	rc = gpu_call(h, BWP_OP_GPU_GRANTED, "sms", sms, NULL, 0, &ok);
 	return rc < 0 ? rc : ok;
 }

@@ -13,23 +13,10 @@
 #include <string.h>
 
 #include "partition.h"
+#include "sat.h"
 
 /* Horizons and hyperperiods beyond this are not analysed (answer: no). */
 #define PARTITION_HORIZON	(1ull << 62)
-
-static uint64_t
-sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t
-sat_mul(uint64_t a, uint64_t b)
-{
-	if (a != 0 && b > UINT64_MAX / a)
-		return UINT64_MAX;
-	return a * b;
-}
 
 const char *
 partition_class_name(enum partition_class c)

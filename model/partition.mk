@@ -81,3 +81,6 @@ tests_cuda_t_greenabi_CPPFLAGS = $(AM_CPPFLAGS) -isystem $(CUDA_DIR)/include
 else
 EXTRA_DIST += tests/cuda/t_greenabi.c
 endif
+model_libbwmodel_la_SOURCES += model/sat.h
+fuzz_fuzz_partition_SOURCES += model/sat.h
+EXTRA_DIST += tests/model/expect.sh

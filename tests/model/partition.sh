@@ -7,51 +7,21 @@ bw="$top_builddir/tools/bwanalyze"
 ex="$top_srcdir/tests/model/data/part_example.csv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-expect() {	# status expected-output command...
-	want_rc=$1
-	want=$2
-	shift 2
-	got=$("$@" 2>&1)
-	rc=$?
-	if [ "$got" != "$want" ] || [ "$rc" != "$want_rc" ]; then
-		echo "FAIL: $*"
-		echo "  got ($rc):      $got"
-		echo "  expected ($want_rc): $want"
-		fail=1
-	fi
-}
-
-expect_rc() {	# status pattern command...
-	want=$1
-	pat=$2
-	shift 2
-	got=$("$@" 2>&1)
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		echo "FAIL: $* exited $rc, expected $want: $got"
-		fail=1
-	fi
-	case $got in
-	*"$pat"*) ;;
-	*) echo "FAIL: $*: output lacks '$pat': $got"; fail=1 ;;
-	esac
-}
+. "$top_srcdir/tests/model/expect.sh"
 
 # best fit: A+D, then B+C (doc/partition.md works it through)
-expect 0 '{"schedulable":true,"sms_total":4,"sms_used":4,"partitions":[{"tasks":["A","D"],"sms":2},{"tasks":["B","C"],"sms":2}],"reason":"Lemma 3: Pi = 4 <= M = 4"}' \
+expect_rc 0 '{"schedulable":true,"sms_total":4,"sms_used":4,"partitions":[{"tasks":["A","D"],"sms":2},{"tasks":["B","C"],"sms":2}],"reason":"Lemma 3: Pi = 4 <= M = 4"}' \
 	"$bw" partition "$ex" --sms 4 --order bf --json
-expect 0 '{"schedulable":true,"sms_total":4,"sms_used":4,"partitions":[{"tasks":["A","D"],"sms":2},{"tasks":["B","C"],"sms":2}],"reason":"Lemma 3: Pi = 4 <= M = 4"}' \
+expect_rc 0 '{"schedulable":true,"sms_total":4,"sms_used":4,"partitions":[{"tasks":["A","D"],"sms":2},{"tasks":["B","C"],"sms":2}],"reason":"Lemma 3: Pi = 4 <= M = 4"}' \
 	"$bw" partition "$ex" --sms=4 --order=bf --forbidden act --json
 # SMS merges A+C first and is stuck at 5 SMs
-expect 1 '{"schedulable":false,"sms_total":4,"sms_used":5,"partitions":[{"tasks":["A","C"],"sms":2},{"tasks":["B"],"sms":2},{"tasks":["D"],"sms":1}],"reason":"Algorithm 1 failed: no merge lowers Pi = 5 to M = 4"}' \
+expect_rc 1 '{"schedulable":false,"sms_total":4,"sms_used":5,"partitions":[{"tasks":["A","C"],"sms":2},{"tasks":["B"],"sms":2},{"tasks":["D"],"sms":1}],"reason":"Algorithm 1 failed: no merge lowers Pi = 5 to M = 4"}' \
 	"$bw" partition "$ex" --sms 4 --json
 expect_rc 1 'NOT schedulable (Algorithm 1 failed' "$bw" partition "$ex" \
 	--sms 4 --forbidden none
 # enough SMs: one partition per task (Lemma 2 sizes 2, 2, 1, 1)
 expect_rc 0 '"sms_used":6,' "$bw" partition "$ex" --sms 6 --json
-expect 1 '{"schedulable":false,"sms_total":3,"sms_used":0,"partitions":[],"reason":"Lemma 1: sum of C^n(1)/T = 3.1800 > M = 3"}' \
+expect_rc 1 '{"schedulable":false,"sms_total":3,"sms_used":0,"partitions":[],"reason":"Lemma 1: sum of C^n(1)/T = 3.1800 > M = 3"}' \
 	"$bw" partition "$ex" --sms 3 --json
 # granule 2: sizes 2, 2, 2, 2 at first
 expect_rc 0 'sizes in steps of the granule' "$bw" partition "$ex" \
@@ -82,7 +52,7 @@ expect_rc 1 'task big misses its deadline even alone on all 68 SMs' \
 
 # bad input: exit 2, file and line named
 printf 'name,period_ns,deadline_ns,a_ns,class\nx,10,11,1,ci\n' > "$tmp/bad.csv"
-expect 2 "bwanalyze partition: $tmp/bad.csv: line 2: task 'x': deadline_ns must be in 1..period_ns" \
+expect_rc 2 "bwanalyze partition: $tmp/bad.csv: line 2: task 'x': deadline_ns must be in 1..period_ns" \
 	"$bw" partition "$tmp/bad.csv"
 expect_rc 2 'No such file' "$bw" partition "$tmp/none.csv"
 expect_rc 2 "bad value 'x' for --order" "$bw" partition "$ex" --order x
