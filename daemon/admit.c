@@ -55,6 +55,10 @@ struct admit {
 	bool			ok;		/* with the granted sizes */
 	char			why[ADMIT_WHY];
 	char			failed[ADMIT_WHY]; /* the last refusal */
+	/* the demand refused last and the plan it was refused on: the same
+	 * request again is answered without the analysis */
+	struct admit_ent	refused;
+	uint64_t		refused_gen;
 	struct admit_state	cur, trial;
 	struct partition_set	set;		/* of the state in use */
 	uint16_t		group[ADMIT_MAX];
@@ -579,6 +583,9 @@ admit_demand(struct admit *a, uint32_t task, pid_t pid,
 	ne.part = -1;
 	snprintf(ne.tname, sizeof(ne.tname), "%s", task_name);
 	snprintf(ne.kname, sizeof(ne.kname), "%s", kernel ? kernel : "");
+	if (a->refused_gen == a->gen + 1 &&
+	    memcmp(&a->refused, &ne, sizeof(ne)) == 0)
+		goto refuse;
 	trial_insert(a, &ne);
 	if (place_stable(a, &a->trial, task)) {
 		commit(a, "placed");
@@ -589,10 +596,14 @@ admit_demand(struct admit *a, uint32_t task, pid_t pid,
 		commit(a, "partitioned again");
 		return BWP_OK;
 	}
+	a->refused = ne;
+	a->refused_gen = a->gen + 1;	/* 0 never matches */
+	log_task(LOG_L_NOTICE, task, pid, "GPU demand of %s%s%s refused, "
+	    "plan %llu unchanged: %s", task_name, kernel ? "/" : "",
+	    kernel ? kernel : "", (unsigned long long)a->gen, a->failed);
+refuse:		/* the same demand on the same plan: logged already */
 	snprintf(err, errlen, "GPU partitioning has no room for %s%s%s: %s",
 	    task_name, kernel ? "/" : "", kernel ? kernel : "", a->failed);
-	log_task(LOG_L_NOTICE, task, pid, "GPU demand refused, plan %llu "
-	    "unchanged: %s", (unsigned long long)a->gen, err);
 	return BWP_E_UNSCHEDULABLE;
 }
 

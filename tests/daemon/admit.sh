@@ -22,8 +22,11 @@ grep -q '"sms_total":4' "$T/p.json" || fail "json: $(cat "$T/p.json")"
 	fail "partitions takes no argument"
 grep -q 'GPU plan [0-9]* (partitioned again)' "$T/log" ||
 	fail "no re-partition in the log"
-grep -q 'GPU demand refused, plan [0-9]* unchanged' "$T/log" ||
+grep -q 'GPU demand of E refused, plan [0-9]* unchanged' "$T/log" ||
 	fail "no refusal in the log"
+# E asked twice on the same plan: analysed and logged once
+test "$(grep -c 'GPU demand of E refused' "$T/log")" = 1 ||
+	fail "the repeated refusal was analysed again"
 stop_daemon || fail "exit status"
 test -e "$SOCK.gpu" && fail "plan page left behind"
 

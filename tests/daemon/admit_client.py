@@ -99,6 +99,11 @@ def mode_plan(sock, pagefile):
     e, r = register(sock, "E", 70000, "ci")
     check(r["status"] == UNSCHED and "no room for E" in r["error"] and
           "Algorithm 1 failed" in r["error"], "E refused: %r" % r)
+    # the same demand again: the same answer (from the memo)
+    r2 = e.call("task.register", name="E", period_ns=T, priority=10,
+                pages=0, gpu={"a_ns": 70000, "class": "ci"})
+    check(r2["status"] == UNSCHED and r2["error"] == r["error"],
+          "E refused again: %r" % r2)
     r2 = plan(a)
     check(parts(r2) == p and r2["plan"] == gen_before + 1,
           "plan untouched after the refusal: %r" % r2)
