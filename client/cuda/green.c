@@ -51,6 +51,10 @@ struct green_map {
 };
 
 static struct {
+	/*
+	 * Recursive: held across a launch, inside which the CUPTI callback
+	 * asks bwcuda_green_key() which stream the launch belongs to.
+	 */
 	pthread_mutex_t		mu;
 	int			state;		/* 0 untried, 1 ok, -1 off */
 	struct green_fns	f;
@@ -63,7 +67,7 @@ static struct {
 	uint64_t		plan;		/* the plan it was made for */
 	int			failed;		/* for this plan: unpartitioned */
 	struct green_map	map[GREEN_MAX_STREAMS];
-} G = { .mu = PTHREAD_MUTEX_INITIALIZER, .cur = -1 };
+} G = { .mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, .cur = -1 };
 
 /* ---- entry points ---- */
 

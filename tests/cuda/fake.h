@@ -135,6 +135,9 @@ CUresult cuDevResourceGenerateDesc(void **, fake_resource *, unsigned);
 CUresult cuGreenCtxCreate(void **, void *, int, unsigned);
 CUresult cuGreenCtxStreamCreate(CUstream *, void *, unsigned, int);
 
+/* fakecuda.c: a function every kernel launch calls, as CUPTI would */
+void	fakecuda_set_launch_hook(void (*)(CUstream));
+
 /* fakecuda.c, for fakegreen.c */
 void	fakecuda_logf(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));

@@ -91,6 +91,15 @@ cuInit(unsigned flags)
 	return rec("cuInit", NULL);
 }
 
+static void (*launch_hook)(CUstream);
+
+/* Called inside every kernel launch, as a CUPTI callback would be. */
+void
+fakecuda_set_launch_hook(void (*hook)(CUstream))
+{
+	launch_hook = hook;
+}
+
 #define LAUNCH(name) \
 CUresult name(CUfunction f, unsigned gx, unsigned gy, unsigned gz, \
     unsigned bx, unsigned by, unsigned bz, unsigned shm, CUstream s, \
@@ -98,6 +107,8 @@ CUresult name(CUfunction f, unsigned gx, unsigned gy, unsigned gz, \
 { \
 	(void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; \
 	(void)bz; (void)shm; (void)p; (void)x; \
+	if (launch_hook != NULL) \
+		launch_hook(s); \
 	return rec(#name, s); \
 }
 LAUNCH(cuLaunchKernel)

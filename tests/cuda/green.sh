@@ -39,6 +39,7 @@ run fail "1 4 6 2"
 grep -q 'creating the green context failed' "$tmp/fail.err" ||
 	{ echo "FAIL fail: no warning"; fail=1; }
 run destroy "1 4 6 2"
+run reenter "1 4 6 2"
 # SMs beyond the device: said, unpartitioned
 run plain "1 60 16 2"
 grep -q 'beyond the 34 groups' "$tmp/plain.err" ||

@@ -8,9 +8,11 @@
  * by green.sh: t_green SCENARIO LOG [PARTITION_FILE].
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fake.h"
 #include "../check.h"
@@ -266,6 +268,37 @@ scenario_destroy(void)
 	CHECK(count("call cuGreenCtxStreamCreate ") == 2);
 }
 
+static uint64_t	(*green_key)(uint64_t, int);
+static uint64_t	 seen_key;
+
+static void
+hook(CUstream s)
+{
+	seen_key = green_key((uint64_t)(uintptr_t)s, 0);
+}
+
+/*
+ * The CUPTI injection asks, inside the launch, which application stream
+ * the green stream stands for: no deadlock, the application's stream.
+ */
+static void
+scenario_reenter(void)
+{
+	*(void **)&green_key = dlsym(RTLD_DEFAULT, "bwcuda_green_key");
+	CHECK(green_key != NULL);
+	if (green_key == NULL)
+		return;
+	fakecuda_set_launch_hook(hook);
+	alarm(20);		/* a deadlock fails instead of hanging */
+	launch(S(0x100));
+	alarm(0);
+	CHECK(seen_key == 0x100);
+	load();
+	CHECK(launches_green() == 1);
+	CHECK(green_key(green_of(0x100), 0) == 0x100);
+	CHECK(green_key(0x4242, 0) == 0x4242);
+}
+
 /* With libbwclient and the daemon: the plan's SMs, granted back. */
 static void
 scenario_live(void)
@@ -288,7 +321,7 @@ main(int argc, char **argv)
 	} sc[] = { { "split", scenario_split }, { "move", scenario_move },
 	    { "round", scenario_round }, { "plain", scenario_plain },
 	    { "fail", scenario_fail }, { "destroy", scenario_destroy },
-	    { "live", scenario_live } };
+	    { "live", scenario_live }, { "reenter", scenario_reenter } };
 	size_t	i;
 
 	if (argc < 3)
