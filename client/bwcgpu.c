@@ -117,7 +117,7 @@ bwcgpu_plan_open(struct bwcgpu_plan *pl, const char *socket_path,
 	if (rc == 0) {
 		if (pl->page != NULL)	/* a restarted daemon's new page */
 			munmap((void *)pl->page, BWPLAN_SIZE);
-		pl->page = m;
+		__atomic_store_n(&pl->page, m, __ATOMIC_RELEASE);
 		pl->gen = UINT64_MAX;	/* read it at the next get */
 	}
 out:
@@ -169,6 +169,9 @@ bwcgpu_plan_get(struct bwcgpu_plan *pl, uint32_t task,
 {
 	int	rc = 0;
 
+	/* tasks without a GPU demand: no lock on their every launch */
+	if (__atomic_load_n(&pl->page, __ATOMIC_ACQUIRE) == NULL)
+		return -ENOENT;
 	pthread_mutex_lock(&pl->mu);
 	if (pl->page == NULL)
 		rc = -ENOENT;
