@@ -29,7 +29,7 @@
 #define PARTITION_MAX_K		100.0
 #define PARTITION_MAX_CURVE	4096	/* points of a speed-up curve */
 
-/* DESIGN defaults ([PredGPU] 3.6.1): b = beta*a, conflict factor k. */
+/* Defaults ([PredGPU] 3.6.1): b = beta*a, conflict factor k. */
 #define PARTITION_B_CI		0.02
 #define PARTITION_B_MI		0.10
 #define PARTITION_K_CI		1.2
@@ -55,7 +55,7 @@ struct partition_set {
 	struct partition_task	task[PARTITION_MAX_TASKS];
 };
 
-/* Set a task's b and k from its class and a (DESIGN defaults). */
+/* Set a task's b and k from its class and a (the defaults). */
 void		partition_task_defaults(struct partition_task *);
 uint64_t	partition_default_b(uint64_t a, enum partition_class);
 double		partition_default_k(enum partition_class);
