@@ -124,27 +124,29 @@ cuDevSmResourceSplitByCount(fake_resource *res, unsigned *nb,
 CUresult
 cuDevResourceGenerateDesc(void **desc, fake_resource *res, unsigned n)
 {
+	/* the driver owns descriptors (there is no call to free one) */
+	static struct fake_desc	 pool[64];
+	static unsigned		 used;
 	struct fake_desc	*d;
 	unsigned		 i, tag, idx, first = 0;
 
-	if (desc == NULL || res == NULL || n == 0)
+	if (desc == NULL || res == NULL || n == 0 || used == 64)
 		return CUDA_ERROR_INVALID_VALUE;
-	if ((d = calloc(1, sizeof(*d))) == NULL)
-		return CUDA_ERROR_UNKNOWN;
+	d = &pool[used];
+	memset(d, 0, sizeof(*d));
 	for (i = 0; i < n; i++) {
 		memcpy(&tag, res[i].internal, 4);
 		memcpy(&idx, res[i].internal + 4, 4);
 		/* groups of one split, in a row (what green.c asks) */
-		if (tag != GROUP_TAG || (i > 0 && idx != first + i)) {
-			free(d);
+		if (tag != GROUP_TAG || (i > 0 && idx != first + i))
 			return CUDA_ERROR_INVALID_VALUE;
-		}
 		if (i == 0)
 			first = idx;
 		d->sms += res[i].u.sm.smCount;
 	}
 	d->first = first;
 	d->n = n;
+	used++;
 	*desc = d;
 	fakecuda_logf("call cuDevResourceGenerateDesc first=%u groups=%u "
 	    "sms=%u", d->first, d->n, d->sms);
