@@ -35,6 +35,7 @@
 
 #include "monoclock.h"
 #include "bwsched/bwclient.h"
+#include "bwcgpu.h"
 #include "bwproto.h"
 #include "cpage.h"
 #include "cvalue.h"
@@ -62,6 +63,8 @@ struct bwc_kern {
 	double			 slowdown;
 	double			 q_nominal;
 	uint32_t		 remote;	/* daemon's id (atomic) */
+	bool			 has_gpu;
+	struct bwc_gpu_demand	 gpu;
 };
 
 struct bwc {
@@ -86,6 +89,11 @@ struct bwc {
 	/* BWC_NO_SHM: private page that tracks the stream set */
 	struct bwshm_task_page	 shadow;
 	struct cpage_task	 shadow_t;
+	/* GPU partitioning: the task's demand, its id, the plan page */
+	bool			 has_gpu;
+	struct bwc_gpu_demand	 gpu;
+	uint32_t		 task_id;	/* atomic */
+	struct bwcgpu_plan	 plan;
 
 	struct bwc_kern		*kern[BWC_MAX_KERNELS];
 	uint32_t		 nkern;		/* atomic: published entries */
@@ -153,6 +161,7 @@ status_errno(uint64_t st)
 	case BWP_E_BADFD:	return -EBADF;
 	case BWP_E_STATE:	return -ENOLCK;
 	case BWP_E_RATE:	return -EAGAIN;
+	case BWP_E_UNSCHEDULABLE: return -ENOSPC;
 	default:		return -EIO;
 	}
 }
@@ -566,6 +575,7 @@ bwc_open(const char *path, const char *name, int flags)
 	h->wake[0] = h->wake[1] = -1;
 	h->shadow_t.fd = -1;
 	h->shadow_t.page = &h->shadow;
+	bwcgpu_plan_init(&h->plan);
 
 	rc = establish(h);
 	if (rc == 0) {
@@ -617,6 +627,7 @@ bwc_close(bwc_t *h)
 		lockfile_close(&lf->l);
 		free(lf);
 	}
+	bwcgpu_plan_close(&h->plan);
 	pthread_mutex_destroy(&h->mu);
 	free(h->rbuf);
 	msgpack_zone_free(h->zone);
@@ -643,7 +654,7 @@ send_task_register(bwc_t *h)
 {
 	struct bwp_writer	w;
 	struct bwp_msg		m;
-	uint64_t		id, pages = 0;
+	uint64_t		id, pages = 0, tid;
 	int			fds[2], nfds = 0, rc;
 
 	if (h->tp.fd >= 0) {
@@ -659,9 +670,17 @@ send_task_register(bwc_t *h)
 	bwp_w_kuint(&w, "period_ns", h->period_ns);
 	bwp_w_kuint(&w, "priority", (uint64_t)h->priority);
 	bwp_w_kuint(&w, "pages", pages);
+	if (h->has_gpu)
+		bwcgpu_write(&w, &h->gpu);
 	rc = call(h, &w, id, fds, nfds, &m);
 	bwp_w_free(&w);
+	if (rc == 0 && bwp_get_uint(&m, NULL, "task", true, 1, UINT32_MAX,
+	    &tid) == 1)
+		__atomic_store_n(&h->task_id, (uint32_t)tid, __ATOMIC_RELEASE);
 	bwp_msg_free(&m);
+	/* a restarted daemon publishes a new plan page */
+	if (rc == 0 && h->has_gpu)
+		bwcgpu_plan_open(&h->plan, h->path, true);
 	return rc;
 }
 
@@ -675,15 +694,19 @@ progress_reset(struct cpage_progress *pp)
 		cpage_slot_release(pp, (int)i, 0);
 }
 
-int
-bwc_task_register(bwc_t *h, const struct bwc_task_params *p)
+static int
+task_register(bwc_t *h, const struct bwc_task_params *p,
+    const struct bwc_gpu_demand *g)
 {
 	const char	*name;
 	bool		 shm = !(h->flags & BWC_NO_SHM);
+	char		 err[BWC_ERRLEN];
 	int		 rc;
 
 	if (p == NULL)
 		return fail(h, -EINVAL, "no task parameters");
+	if (g != NULL && bwcgpu_check(g, false, err, sizeof(err)) < 0)
+		return fail(h, -EINVAL, "%s", err);
 	name = p->name != NULL ? p->name : h->name;
 	if (strlen(name) > BWP_MAX_NAME)
 		return fail(h, -EINVAL, "task name longer than %d bytes",
@@ -718,8 +741,12 @@ bwc_task_register(bwc_t *h, const struct bwc_task_params *p)
 		    p->progress_slots, p->progress_max_blocks, strerror(-rc));
 		goto out;
 	}
+	h->has_gpu = g != NULL;
+	if (g != NULL)
+		h->gpu = *g;
 	rc = send_task_register(h);
 	if (rc < 0) {
+		h->has_gpu = false;
 		if (h->pp.fd >= 0)
 			cpage_progress_destroy(&h->pp);
 		goto out;
@@ -731,6 +758,21 @@ bwc_task_register(bwc_t *h, const struct bwc_task_params *p)
 out:
 	pthread_mutex_unlock(&h->mu);
 	return rc;
+}
+
+int
+bwc_task_register(bwc_t *h, const struct bwc_task_params *p)
+{
+	return task_register(h, p, NULL);
+}
+
+int
+bwc_task_register_gpu(bwc_t *h, const struct bwc_task_params *p,
+    const struct bwc_gpu_demand *g)
+{
+	if (g == NULL)
+		return fail(h, -EINVAL, "no GPU demand");
+	return task_register(h, p, g);
 }
 
 static void
@@ -764,6 +806,8 @@ bwc_task_unregister(bwc_t *h)
 	if (rc < 0)
 		goto out;
 	h->registered = false;
+	h->has_gpu = false;
+	__atomic_store_n(&h->task_id, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&h->live, NULL, __ATOMIC_RELEASE);
 	retire_lockfile(h);
 	if (h->tp.page != NULL)
@@ -816,6 +860,8 @@ send_kernel_register(bwc_t *h, struct bwc_kern *k,
 		bwp_w_kdouble(&w, "slowdown", k->slowdown);
 	if (k->q_nominal > 0)
 		bwp_w_kdouble(&w, "q_nominal", k->q_nominal);
+	if (k->has_gpu)
+		bwcgpu_write(&w, &k->gpu);
 	rc = call(h, &w, id, NULL, 0, &m);
 	bwp_w_free(&w);
 	if (rc == 0 && (bwp_get_uint(&m, NULL, "kernel", true, 0, UINT32_MAX,
@@ -887,18 +933,24 @@ kern_copy(bwc_t *h, const struct bwc_kernel_desc *d, struct bwc_kern **out)
 	return 0;
 }
 
-int
-bwc_kernel_register(bwc_t *h, const struct bwc_kernel_desc *d,
-    struct bwc_kernel_info *info)
+static int
+kernel_register(bwc_t *h, const struct bwc_kernel_desc *d,
+    const struct bwc_gpu_demand *g, struct bwc_kernel_info *info)
 {
 	struct bwc_kernel_info	 tmp;
 	struct bwc_kern		*k = NULL;
+	char			 err[BWC_ERRLEN];
 	uint32_t		 n;
 	int			 rc;
 
+	if (g != NULL && bwcgpu_check(g, true, err, sizeof(err)) < 0)
+		return fail(h, -EINVAL, "%s", err);
 	rc = kern_copy(h, d, &k);
 	if (rc < 0)
 		return rc;
+	k->has_gpu = g != NULL;
+	if (g != NULL)
+		k->gpu = *g;
 	pthread_mutex_lock(&h->mu);
 	n = h->nkern;
 	if (!h->registered)
@@ -915,11 +967,29 @@ bwc_kernel_register(bwc_t *h, const struct bwc_kernel_desc *d,
 		if (info != NULL)
 			*info = tmp;
 		rc = (int)n;
+		if (g != NULL)
+			bwcgpu_plan_open(&h->plan, h->path, false);
 	} else {
 		kern_free(k);
 	}
 	pthread_mutex_unlock(&h->mu);
 	return rc;
+}
+
+int
+bwc_kernel_register(bwc_t *h, const struct bwc_kernel_desc *d,
+    struct bwc_kernel_info *info)
+{
+	return kernel_register(h, d, NULL, info);
+}
+
+int
+bwc_kernel_register_gpu(bwc_t *h, const struct bwc_kernel_desc *d,
+    const struct bwc_gpu_demand *g, struct bwc_kernel_info *info)
+{
+	if (g == NULL)
+		return fail(h, -EINVAL, "no GPU demand");
+	return kernel_register(h, d, g, info);
 }
 
 int
@@ -929,6 +999,7 @@ bwc_kernel_register_file(bwc_t *h, const char *path,
 	struct bwc_cluster	 cl[BWP_MAX_CLUSTERS];
 	struct bwc_interval	*iv;
 	struct bwc_kernel_desc	 d;
+	struct bwc_gpu_demand	 g;
 	struct profile		*p;
 	char			*buf, err[128];
 	size_t			 len;
@@ -970,7 +1041,9 @@ bwc_kernel_register_file(bwc_t *h, const char *path,
 	d.clusters = cl;
 	d.nintervals = p->nintervals;
 	d.intervals = iv;
-	rc = bwc_kernel_register(h, &d, info);
+	if (p->gpu.present)
+		bwcgpu_from_profile(&p->gpu, &g);
+	rc = kernel_register(h, &d, p->gpu.present ? &g : NULL, info);
 out:
 	free(iv);
 	free(p);
@@ -1311,4 +1384,68 @@ bwc_set(bwc_t *h, const char *key, const char *value)
 	bwp_msg_free(&m);
 	pthread_mutex_unlock(&h->mu);
 	return rc;
+}
+
+/* ---- GPU partitioning ---------------------------------------------- */
+
+int
+bwc_partition(bwc_t *h, struct bwc_partition *out)
+{
+	uint32_t	task = __atomic_load_n(&h->task_id, __ATOMIC_ACQUIRE);
+	int		rc;
+
+	/* -ENOENT sets no message: the CUDA layer asks at every launch */
+	if (task == 0)
+		return -ENOENT;
+	rc = bwcgpu_plan_get(&h->plan, task, out);
+	if (rc < 0 && rc != -ENOENT)
+		return fail(h, rc, "the plan page is being rewritten");
+	return rc;
+}
+
+/* A GPU op with one or two uint keys; the reply's "schedulable" in *ok. */
+static int
+gpu_call(bwc_t *h, enum bwp_op op, const char *k1, uint64_t v1,
+    const char *k2, uint64_t v2, bool *ok)
+{
+	struct bwp_writer	w;
+	struct bwp_msg		m;
+	uint64_t		id;
+	int			rc;
+
+	pthread_mutex_lock(&h->mu);
+	id = request(h, &w, op);
+	bwp_w_kuint(&w, k1, v1);
+	if (k2 != NULL)
+		bwp_w_kuint(&w, k2, v2);
+	rc = call(h, &w, id, NULL, 0, &m);
+	bwp_w_free(&w);
+	if (rc == 0 && ok != NULL && bwp_get_bool(&m, NULL, "schedulable",
+	    true, ok) != 1)
+		rc = fail(h, -EPROTO, "%s reply: %s", bwp_op_name(op), m.err);
+	bwp_msg_free(&m);
+	pthread_mutex_unlock(&h->mu);
+	return rc;
+}
+
+int
+bwc_gpu_device(bwc_t *h, uint32_t sms, uint32_t granule)
+{
+	if (sms == 0 || granule == 0 || granule > sms)
+		return fail(h, -EINVAL, "bad device: %u SMs in groups of %u",
+		    sms, granule);
+	return gpu_call(h, BWP_OP_GPU_DEVICE, "sms", sms, "granule", granule,
+	    NULL);
+}
+
+int
+bwc_gpu_granted(bwc_t *h, uint32_t sms)
+{
+	bool	ok = false;
+	int	rc;
+
+	if (sms == 0)
+		return fail(h, -EINVAL, "no SMs granted");
+	rc = gpu_call(h, BWP_OP_GPU_GRANTED, "sms", sms, NULL, 0, &ok);
+	return rc < 0 ? rc : ok;
 }

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bwctl_part.h"
 #include "bwctl_top.h"
 #include "bwproto.h"
 #include "cvalue.h"
@@ -51,6 +52,7 @@ usage(FILE *f)
 	    "  status                 daemon state, regulator and cores\n"
 	    "  tasks                  registered real-time tasks\n"
 	    "  kernels [TASK]         registered kernels (of one task)\n"
+	    "  partitions             the GPU partition plan\n"
 	    "  get KEY                a configuration value\n"
 	    "  set KEY VALUE          change a setting at run time (admin)\n"
 	    "  subscribe [TOPIC...]   print events (lock kernel period log)\n"
@@ -512,6 +514,8 @@ cmd_simple(struct ctl *c, enum bwp_op op, int argc, char **argv)
 		print_text(find(m.map, "text"));
 	else if (op == BWP_OP_TASKS)
 		print_table(find(m.map, "tasks"), task_cols, 0);
+	else if (op == BWP_OP_PARTITIONS)
+		bwctl_partitions_print(m.map);
 	else
 		print_table(find(m.map, "kernels"), kernel_cols, 0);
 	bwp_msg_free(&m);
@@ -605,7 +609,8 @@ check_args(const char *cmd, int argc, char **argv)
 	int	a, n;
 
 	if ((strcmp(cmd, "status") == 0 || strcmp(cmd, "tasks") == 0 ||
-	    strcmp(cmd, "metrics") == 0) && argc != 0)
+	    strcmp(cmd, "metrics") == 0 ||
+	    strcmp(cmd, "partitions") == 0) && argc != 0)
 		die(EX_USAGE, "%s takes no arguments", cmd);
 	if (strcmp(cmd, "kernels") == 0 && argc > 1)
 		die(EX_USAGE, "usage: kernels [TASK]");
@@ -714,7 +719,8 @@ main(int argc, char **argv)
 	    strcmp(cmd, "kernels") != 0 && strcmp(cmd, "get") != 0 &&
 	    strcmp(cmd, "set") != 0 && strcmp(cmd, "subscribe") != 0 &&
 	    strcmp(cmd, "top") != 0 && strcmp(cmd, "trace") != 0 &&
-	    strcmp(cmd, "metrics") != 0) {
+	    strcmp(cmd, "metrics") != 0 &&
+	    strcmp(cmd, "partitions") != 0) {
 		fprintf(stderr, "bwctl: unknown command '%s'\n", cmd);
 		usage(stderr);
 		return EX_USAGE;
@@ -745,6 +751,8 @@ main(int argc, char **argv)
 		o = cmd_simple(&c, BWP_OP_KERNELS, argc, argv);
 	else if (strcmp(cmd, "metrics") == 0)
 		o = cmd_simple(&c, BWP_OP_METRICS, argc, argv);
+	else if (strcmp(cmd, "partitions") == 0)
+		o = cmd_simple(&c, BWP_OP_PARTITIONS, argc, argv);
 	else if (strcmp(cmd, "get") == 0 || strcmp(cmd, "set") == 0)
 		o = cmd_get_set(&c, strcmp(cmd, "set") == 0, argc, argv);
 	else

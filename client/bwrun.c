@@ -3,6 +3,7 @@
  * instrumentation.
  *
  *	bwrun [--profile KERNEL.bwk]... [--priority P] [--period-ns T]
+ *	      [--gpu DEMAND] [--gpu-refused run|exit]
  *	      [--socket PATH] [--name NAME] [--no-inject] -- APP ARGS...
  *
  * The bandwidth lock belongs to the process that holds it, so the
@@ -27,6 +28,9 @@ usage(FILE *f)
 {
 	fprintf(f, "usage: bwrun [--profile KERNEL.bwk]... [--priority P] "
 	    "[--period-ns T]\n"
+	    "             [--gpu a_ns=N,class=ci|mi[,b_ns=N][,k=X]"
+	    "[,deadline_ns=N]]\n"
+	    "             [--gpu-refused run|exit]\n"
 	    "             [--socket PATH] [--name NAME] [--no-inject] "
 	    "-- APP [ARGS...]\n");
 }
@@ -75,6 +79,8 @@ main(int argc, char **argv)
 		{ "socket", required_argument, NULL, 's' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "no-inject", no_argument, NULL, 'I' },
+		{ "gpu", required_argument, NULL, 'G' },
+		{ "gpu-refused", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,6 +129,18 @@ main(int argc, char **argv)
 			break;
 		case 'I':
 			inject = 0;
+			break;
+		case 'G':	/* checked where it is read: libbwcuda */
+			setenv("BWSCHED_GPU", optarg, 1);
+			break;
+		case 'R':
+			if (strcmp(optarg, "run") != 0 &&
+			    strcmp(optarg, "exit") != 0) {
+				fprintf(stderr, "bwrun: --gpu-refused: run or "
+				    "exit, not '%s'\n", optarg);
+				return 2;
+			}
+			setenv("BWSCHED_GPU_REFUSED", optarg, 1);
 			break;
 		case 'h':
 			usage(stdout);

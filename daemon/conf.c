@@ -66,6 +66,8 @@ static const struct key keys[] = {
 	{ "metrics_dir", K_STR, F(metrics_dir), 0, CONFIG_MAX_PATH - 1, 0, 0 },
 	{ "metrics_interval_ns", K_U64, F(metrics_interval_ns), 1e8, 3.6e12,
 	    0, 1 },
+	{ "gpu_sms", K_U64, F(gpu_sms), 0, 4096, 0, 0 },
+	{ "gpu_sm_granule", K_U64, F(gpu_sm_granule), 0, 4096, 0, 0 },
 };
 
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))
@@ -444,6 +446,10 @@ config_check(const struct config *c, char *err, size_t errlen)
 	if (c->overhead_events >= c->bwmax_events) {
 		snprintf(err, errlen, "overhead_events must be below "
 		    "bwmax_events");
+		return -1;
+	}
+	if (c->gpu_sms > 0 && c->gpu_sm_granule > c->gpu_sms) {
+		snprintf(err, errlen, "gpu_sm_granule must not exceed gpu_sms");
 		return -1;
 	}
 	return 0;

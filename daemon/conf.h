@@ -59,6 +59,8 @@ struct config {
 	char		device[CONFIG_MAX_PATH];	/* kmod: the regulator device */
 	uint64_t	event_type;	/* kmod: perf type, 0/0 = module default */
 	uint64_t	event_config;	/* kmod: perf config */
+	uint64_t	gpu_sms;	/* partitioning: M; 0 = the device's */
+	uint64_t	gpu_sm_granule;	/* sizes' step; 0 = the device's */
 };
 
 void	config_defaults(struct config *);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "admit.h"
 #include "engine.h"
 #include "lockslot.h"
 #include "log.h"
@@ -58,7 +59,30 @@ h_hello(struct peer *p, union req *r, struct bwp_recv *rv,
 	bwp_w_kbool(w, "admin", p->admin);
 	bwp_w_kuint(w, "period_ns", c->period_ns);
 	bwp_w_kstr(w, "policy", config_policy_name(c->policy));
+	bwp_w_kbool(w, "partitioning", true);	/* gpu keys understood */
 	return BWP_OK;
+}
+
+/* The task's GPU partition, when it has one (doc/partition.md). */
+static void
+w_partition(struct peer *p, struct bwp_writer *w)
+{
+	struct admit_place	pl;
+
+	if (admit_place(tasks_admit(p->d->tasks), p->task->id, &pl) < 0)
+		return;
+	bwp_w_key(w, "partition");
+	bwp_w_map(w, 5);
+	bwp_w_str(w, "index");
+	bwp_w_uint(w, pl.partition);
+	bwp_w_str(w, "sm_first");
+	bwp_w_uint(w, pl.sm_first);
+	bwp_w_str(w, "sms");
+	bwp_w_uint(w, pl.sms);
+	bwp_w_str(w, "granted");
+	bwp_w_uint(w, pl.granted);
+	bwp_w_str(w, "plan");
+	bwp_w_uint(w, pl.gen);
 }
 
 static int
@@ -83,6 +107,7 @@ h_task_register(struct peer *p, union req *r, struct bwp_recv *rv,
 	    (unsigned long long)p->task->period_ns, p->task->priority,
 	    p->task->pages);
 	bwp_w_kuint(w, "task", p->task->id);
+	w_partition(p, w);
 	return BWP_OK;
 }
 
@@ -116,6 +141,7 @@ h_kernel_register(struct peer *p, union req *r, struct bwp_recv *rv,
 	bwp_w_kdouble(w, "q_nominal", k->q_nominal);
 	bwp_w_kuint(w, "wcet_ns", k->wcet_ns);
 	bwp_w_kuint(w, "wcet0_ns", k->wcet0_ns);
+	w_partition(p, w);
 	return BWP_OK;
 }
 
@@ -510,6 +536,45 @@ h_lock_files(struct peer *p, union req *r, struct bwp_recv *rv,
 	return BWP_OK;
 }
 
+static int
+h_partitions(struct peer *p, union req *r, struct bwp_recv *rv,
+    struct bwp_writer *w, char *err)
+{
+	admit_write(tasks_admit(p->d->tasks), w);
+	return BWP_OK;
+}
+
+static int
+h_gpu_device(struct peer *p, union req *r, struct bwp_recv *rv,
+    struct bwp_writer *w, char *err)
+{
+	int	st = admit_device(tasks_admit(p->d->tasks),
+	    (uint32_t)r->gdev.sms, (uint32_t)r->gdev.granule, err, ERRLEN);
+
+	if (st == BWP_OK)
+		admit_write(tasks_admit(p->d->tasks), w);
+	return st;
+}
+
+static int
+h_gpu_granted(struct peer *p, union req *r, struct bwp_recv *rv,
+    struct bwp_writer *w, char *err)
+{
+	char	why[ERRLEN];
+	bool	ok;
+	int	st;
+
+	st = admit_granted(tasks_admit(p->d->tasks), p->task->id,
+	    (uint32_t)r->granted.sms, &ok, why, sizeof(why));
+	if (st != BWP_OK) {
+		snprintf(err, ERRLEN, "%s", why);
+		return st;
+	}
+	bwp_w_kbool(w, "schedulable", ok);
+	bwp_w_kstr(w, "reason", why);
+	return BWP_OK;
+}
+
 static const struct op ops[BWP_OP_MAX] = {
 	[BWP_OP_HELLO] = { h_hello, false, false },
 	[BWP_OP_TASK_REGISTER] = { h_task_register, false, false },
@@ -531,6 +596,9 @@ static const struct op ops[BWP_OP_MAX] = {
 	[BWP_OP_RELOAD] = { h_reload, true, false },
 	[BWP_OP_METRICS] = { h_metrics, false, false },
 	[BWP_OP_LOCK_FILES] = { h_lock_files, false, true },
+	[BWP_OP_PARTITIONS] = { h_partitions, false, false },
+	[BWP_OP_GPU_DEVICE] = { h_gpu_device, false, false },
+	[BWP_OP_GPU_GRANTED] = { h_gpu_granted, false, true },
 };
 
 static int

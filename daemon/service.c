@@ -16,6 +16,7 @@
 
 #include <bwsched/bwsimstate.h>
 
+#include "admit.h"
 #include "ceiling.h"
 #include "engine.h"
 #include "lockslot.h"
@@ -443,6 +444,7 @@ service_start(struct bwsched *d, bool fg)
 		log_msg(LOG_L_ERR, "%s", d->tasks ? err : "out of memory");
 		return -1;
 	}
+	admit_publish(tasks_admit(d->tasks), d->socket_path); /* SOCKET.gpu */
 	if (open_regulator(d, err, sizeof(err)) < 0) {
 		log_msg(LOG_L_ERR, "regulator %s: %s", d->cfg.regulator, err);
 		return -1;

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "admit.h"
 #include "budget.h"
 #include "tasks.h"
 #include "wire.h"
@@ -36,6 +37,7 @@ struct tasks {
 	struct task		*graves;
 	uint64_t		slots;		/* lock slots in use */
 	unsigned int		slot_next;	/* where the search starts */
+	struct admit		*admit;	/* GPU partitioning (admit.h) */
 };
 
 struct tasks *
@@ -59,7 +61,18 @@ tasks_new(const struct config *cfg, const struct tasks_hooks *hooks)
 		return NULL;
 	}
 	ts->snap->q_static = -1;
+	if ((ts->admit = admit_new(cfg)) == NULL) {
+		free(ts->snap);
+		free(ts);
+		return NULL;
+	}
 	return ts;
+}
+
+struct admit *
+tasks_admit(struct tasks *ts)
+{
+	return ts->admit;
 }
 
 static void
@@ -100,6 +113,7 @@ tasks_free(struct tasks *ts)
 		task_free(t);
 	}
 	pthread_mutex_destroy(&ts->snap_lock);
+	admit_free(ts->admit);
 	free(ts->snap);
 	free(ts);
 }
@@ -410,6 +424,7 @@ tasks_config(struct tasks *ts, const struct config *cfg)
 {
 	ts->cfg = cfg;
 	ts->budget_valid = false;
+	admit_config(ts->admit, cfg);
 	update(ts, true);
 }
 
@@ -503,6 +518,9 @@ tasks_register(struct tasks *ts, pid_t pid, const struct req_task_register *r,
 		goto out;
 	}
 	st = take_pages(t, fds, nfds, err, errlen);
+	if (st == BWP_OK && r->gpu.present)	/* may refuse: nothing kept */
+		st = admit_demand(ts->admit, ts->next_task, pid, t->name,
+		    t->period_ns, NULL, &r->gpu, err, errlen);
 	if (st != BWP_OK) {
 		task_free(t);
 		goto out;
@@ -532,6 +550,7 @@ tasks_unregister(struct tasks *ts, struct task *t)
 		}
 	__atomic_store_n(&ts->ntasks, ts->ntasks - 1, __ATOMIC_RELEASE);
 	ts->nkernels -= t->nkernels;
+	admit_remove(ts->admit, t->id);
 	if (t->locked)
 		ts->hooks.lock(ts->hooks.arg, t, false);
 	slot_free(ts, t);
@@ -698,6 +717,7 @@ tasks_kernel_register(struct tasks *ts, struct task *t,
 {
 	struct kernel	*k;
 	unsigned int	i;
+	int		st;
 
 	for (i = 0; i < t->nkernels; i++)
 		if (strcmp(t->kernels[i]->name, r->name) == 0) {
@@ -723,9 +743,18 @@ tasks_kernel_register(struct tasks *ts, struct task *t,
 	k->nclusters = r->nclusters;
 	memcpy(k->e0, r->e0, sizeof(k->e0));
 	memcpy(k->e1, r->e1, sizeof(k->e1));
-	if (kernel_model(ts, k, r, err, errlen) < 0 || kernel_add(t, k) < 0) {
+	if (kernel_model(ts, k, r, err, errlen) < 0) {
 		kernel_free(k);
 		return err[0] ? BWP_E_BADARG : BWP_E_INTERNAL;
+	}
+	if (r->gpu.present && (st = admit_demand(ts->admit, t->id, t->pid,
+	    t->name, t->period_ns, k->name, &r->gpu, err, errlen)) != BWP_OK) {
+		kernel_free(k);
+		return st;
+	}
+	if (kernel_add(t, k) < 0) {	/* not reached: nkernels < kcap */
+		kernel_free(k);
+		return BWP_E_INTERNAL;
 	}
 	k->id = ts->next_kernel++;
 	ts->nkernels++;

@@ -157,6 +157,9 @@ int	tasks_lock(struct tasks *, struct task *, bool lock, char *err,
  */
 void	tasks_update(struct tasks *);
 
+/* GPU partitioning: the admission state (admit.h). */
+struct admit	*tasks_admit(struct tasks *);
+
 /* Accessors for status/tasks/kernels. */
 struct task	*tasks_first(struct tasks *);
 struct task	*tasks_find(struct tasks *, uint32_t id);

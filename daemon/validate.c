@@ -24,6 +24,45 @@ v_hello(struct bwp_msg *m, int nfds, union req *r)
 	return m->status;
 }
 
+/*
+ * The optional "gpu" map (doc/protocol.md): a_ns and class required,
+ * b_ns, k, deadline_ns and (kernels) period_ns optional.
+ */
+static int
+v_gpu(struct bwp_msg *m, struct req_gpu *g, bool kernel)
+{
+	const msgpack_object	*o = bwp_msg_find(m, NULL, "gpu");
+	char			 cls[3];
+
+	memset(g, 0, sizeof(*g));
+	if (o == NULL)
+		return 0;
+	if (o->type != MSGPACK_OBJECT_MAP)
+		return bwp_msg_fail(m, BWP_E_BADARG, "\"gpu\" must be a map");
+	bwp_get_uint(m, o, "a_ns", true, 1, BWP_MAX_EXEC_NS, &g->a_ns);
+	bwp_get_str(m, o, "class", true, 2, 2, cls);
+	g->has_b = bwp_get_uint(m, o, "b_ns", false, 0, BWP_MAX_EXEC_NS,
+	    &g->b_ns) > 0;
+	g->has_k = bwp_get_double(m, o, "k", false, 1, 100, false,
+	    &g->k) > 0;
+	g->has_deadline = bwp_get_uint(m, o, "deadline_ns", false, 1,
+	    BWP_MAX_PERIOD_NS, &g->deadline_ns) > 0;
+	if (kernel)
+		g->has_period = bwp_get_uint(m, o, "period_ns", false,
+		    BWP_MIN_PERIOD_NS, BWP_MAX_PERIOD_NS, &g->period_ns) > 0;
+	if (m->status != BWP_OK)
+		return m->status;
+	if (strcmp(cls, "ci") == 0)
+		g->cls = 0;
+	else if (strcmp(cls, "mi") == 0)
+		g->cls = 1;
+	else
+		return bwp_msg_fail(m, BWP_E_BADARG, "\"gpu.class\" must be "
+		    "\"ci\" or \"mi\"");
+	g->present = true;
+	return BWP_OK;
+}
+
 static int
 v_task_register(struct bwp_msg *m, int nfds, union req *r)
 {
@@ -42,7 +81,7 @@ v_task_register(struct bwp_msg *m, int nfds, union req *r)
 		return bwp_msg_fail(m, BWP_E_BADFD, "\"pages\" %llu needs %d "
 		    "descriptors, got %d", (unsigned long long)t->pages,
 		    want, nfds);
-	return BWP_OK;
+	return v_gpu(m, &t->gpu, false);
 }
 
 static int
@@ -149,7 +188,9 @@ v_kernel_register(struct bwp_msg *m, int nfds, union req *r)
 	k->has_slowdown = got > 0;
 	got = bwp_get_double(m, NULL, "q_nominal", false, 0, 1, false, &k->q);
 	k->has_q = got > 0;
-	return m->status;
+	if (m->status != BWP_OK)
+		return m->status;
+	return v_gpu(m, &k->gpu, true);
 }
 
 static int
@@ -265,6 +306,25 @@ v_subscribe(struct bwp_msg *m, int nfds, union req *r)
 	return BWP_OK;
 }
 
+static int
+v_gpu_device(struct bwp_msg *m, int nfds, union req *r)
+{
+	bwp_get_uint(m, NULL, "sms", true, 1, BWP_MAX_SMS, &r->gdev.sms);
+	bwp_get_uint(m, NULL, "granule", true, 1, BWP_MAX_SMS,
+	    &r->gdev.granule);
+	if (m->status == BWP_OK && r->gdev.granule > r->gdev.sms)
+		return bwp_msg_fail(m, BWP_E_BADARG, "\"granule\" above "
+		    "\"sms\"");
+	return m->status;
+}
+
+static int
+v_gpu_granted(struct bwp_msg *m, int nfds, union req *r)
+{
+	bwp_get_uint(m, NULL, "sms", true, 1, BWP_MAX_SMS, &r->granted.sms);
+	return m->status;
+}
+
 static const validator_fn validators[BWP_OP_MAX] = {
 	[BWP_OP_HELLO] = v_hello,
 	[BWP_OP_TASK_REGISTER] = v_task_register,
@@ -286,6 +346,9 @@ static const validator_fn validators[BWP_OP_MAX] = {
 	[BWP_OP_RELOAD] = v_none,
 	[BWP_OP_METRICS] = v_none,
 	[BWP_OP_LOCK_FILES] = v_none,
+	[BWP_OP_PARTITIONS] = v_none,
+	[BWP_OP_GPU_DEVICE] = v_gpu_device,
+	[BWP_OP_GPU_GRANTED] = v_gpu_granted,
 };
 
 int

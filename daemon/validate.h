@@ -22,11 +22,31 @@ struct req_hello {
 	char		name[BWP_MAX_NAME + 1];
 };
 
+/*
+ * The optional "gpu" map of task.register and kernel.register: a GPU
+ * demand for partitioning (doc/partition.md).  Periods and deadlines
+ * left out are the task's.
+ */
+struct req_gpu {
+	bool		present;
+	uint64_t	a_ns;
+	bool		has_b;
+	uint64_t	b_ns;
+	int		cls;		/* enum partition_class: 0 ci, 1 mi */
+	bool		has_k;
+	double		k;
+	bool		has_period;	/* kernel.register only */
+	uint64_t	period_ns;
+	bool		has_deadline;
+	uint64_t	deadline_ns;
+};
+
 struct req_task_register {
 	char		name[BWP_MAX_NAME + 1];
 	uint64_t	period_ns;
 	uint64_t	priority;
 	uint64_t	pages;		/* 1 task page, 2 progress page */
+	struct req_gpu	gpu;
 };
 
 struct req_kernel_register {
@@ -43,6 +63,7 @@ struct req_kernel_register {
 	double		slowdown;
 	bool		has_q;
 	double		q;
+	struct req_gpu	gpu;
 };
 
 struct req_kernel_start {
@@ -79,6 +100,15 @@ struct req_subscribe {
 	unsigned int	topics;		/* TOPIC_* */
 };
 
+struct req_gpu_device {			/* the SMs a client's device has */
+	uint64_t	sms;
+	uint64_t	granule;	/* SMs per group of its split */
+};
+
+struct req_gpu_granted {		/* SMs the driver gave a partition */
+	uint64_t	sms;
+};
+
 union req {
 	struct req_hello		hello;
 	struct req_task_register	task;
@@ -89,6 +119,8 @@ union req {
 	struct req_kernels		kernels;
 	struct req_key			key;
 	struct req_subscribe		sub;
+	struct req_gpu_device		gdev;
+	struct req_gpu_granted		granted;
 };
 
 /*

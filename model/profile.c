@@ -9,7 +9,7 @@
 
 #include "profile.h"
 
-#define PROFILE_MAX_TOKENS	4
+#define PROFILE_MAX_TOKENS	8
 
 /* What the parser has seen, with the line of each definition. */
 struct profile_parse {
@@ -187,6 +187,93 @@ profile_interval(struct profile_parse *ps, const struct profile_tok *tok,
 	return 0;
 }
 
+/* "k=2.3": at most three decimals, read exactly as thousandths. */
+static int
+profile_milli(const struct profile_tok *t, uint32_t *v)
+{
+	uint64_t	ip, fp = 0;
+	size_t		i, dot, nf;
+
+	if (t->len < 3 || memcmp(t->s, "k=", 2) != 0)
+		return -1;
+	for (dot = 2; dot < t->len && t->s[dot] != '.'; dot++)
+		;
+	if (profile_number(t->s + 2, dot - 2, 100, &ip) != 0)
+		return -1;
+	nf = dot < t->len ? t->len - dot - 1 : 0;
+	if (dot < t->len && (nf == 0 || nf > 3 ||
+	    profile_number(t->s + dot + 1, nf, 999, &fp) != 0))
+		return -1;
+	for (i = nf; i < 3; i++)
+		fp *= 10;
+	*v = (uint32_t)(ip * 1000 + fp);
+	return *v >= 1000 && *v <= 100000 ? 0 : -1;
+}
+
+/* One key=value of a gpu line into g. */
+static int
+profile_gpu_field(struct profile_parse *ps, const struct profile_tok *t,
+    struct profile_gpu *g, unsigned int *seen)
+{
+	static const char *const keys[] = { "a_ns", "class", "b_ns", "k",
+	    "deadline_ns", "period_ns" };
+	const char	*eq = memchr(t->s, '=', t->len);
+	unsigned int	 i;
+	uint64_t	*num[] = { &g->a_ns, NULL, &g->b_ns, NULL,
+	    &g->deadline_ns, &g->period_ns };
+	int		 bad;
+
+	for (i = 0; eq != NULL && i < 6; i++)
+		if (strlen(keys[i]) == (size_t)(eq - t->s) &&
+		    memcmp(keys[i], t->s, (size_t)(eq - t->s)) == 0)
+			break;
+	if (eq == NULL || i == 6)
+		return profile_error(ps, ps->line, "unknown gpu field '%.*s' "
+		    "(a_ns= class= b_ns= k= deadline_ns= period_ns=)",
+		    (int)(t->len > 32 ? 32 : t->len), t->s);
+	if (*seen & (1u << i))
+		return profile_error(ps, ps->line, "duplicate gpu field '%s'",
+		    keys[i]);
+	*seen |= 1u << i;
+	if (i == 1) {
+		bad = !profile_is(t, "class=ci") && !profile_is(t, "class=mi");
+		g->mi = profile_is(t, "class=mi");
+	} else if (i == 3)
+		bad = profile_milli(t, &g->k_milli) != 0;
+	else
+		bad = profile_keyed(t, keys[i], 3600000000000ull, num[i]) != 0 ||
+		    (*num[i] == 0 && i != 2);
+	if (bad)
+		return profile_error(ps, ps->line, "bad gpu field '%.*s'",
+		    (int)(t->len > 32 ? 32 : t->len), t->s);
+	g->has_b |= i == 2;
+	return 0;
+}
+
+/* gpu a_ns=N class=ci|mi [b_ns=N] [k=X] [deadline_ns=N] [period_ns=N] */
+static int
+profile_gpu(struct profile_parse *ps, const struct profile_tok *tok,
+    int ntok)
+{
+	struct profile_gpu	*g = &ps->p->gpu;
+	unsigned int		 seen = 0;
+	int			 i, rc;
+
+	if (g->present)
+		return profile_error(ps, ps->line, "duplicate 'gpu'");
+	for (i = 1; i < ntok; i++)
+		if ((rc = profile_gpu_field(ps, &tok[i], g, &seen)) != 0)
+			return rc;
+	if ((seen & 3) != 3)
+		return profile_error(ps, ps->line, "'gpu' needs a_ns= and "
+		    "class=");
+	if (g->period_ns != 0 && g->deadline_ns > g->period_ns)
+		return profile_error(ps, ps->line, "gpu deadline_ns above "
+		    "period_ns");
+	g->present = 1;
+	return 0;
+}
+
 static int
 profile_directive(struct profile_parse *ps, const struct profile_tok *tok,
     int ntok)
@@ -242,6 +329,8 @@ profile_directive(struct profile_parse *ps, const struct profile_tok *tok,
 		return profile_cluster(ps, tok, ntok);
 	if (profile_is(&tok[0], "interval"))
 		return profile_interval(ps, tok, ntok);
+	if (profile_is(&tok[0], "gpu"))
+		return profile_gpu(ps, tok, ntok);
 	return profile_error(ps, ps->line, "unknown directive '%.*s'",
 	    (int)(tok[0].len > 32 ? 32 : tok[0].len), tok[0].s);
 }
@@ -391,6 +480,23 @@ profile_format(const struct profile *p, char *buf, size_t len)
 		    (unsigned long long)p->e1[i]);
 	for (i = 0; i < p->nintervals; i++)
 		PROFILE_PUT("interval %u %u\n", p->first[i], p->cluster[i]);
+	if (p->gpu.present) {
+		PROFILE_PUT("gpu a_ns=%llu class=%s",
+		    (unsigned long long)p->gpu.a_ns, p->gpu.mi ? "mi" : "ci");
+		if (p->gpu.has_b)
+			PROFILE_PUT(" b_ns=%llu",
+			    (unsigned long long)p->gpu.b_ns);
+		if (p->gpu.k_milli != 0)
+			PROFILE_PUT(" k=%u.%03u", p->gpu.k_milli / 1000,
+			    p->gpu.k_milli % 1000);
+		if (p->gpu.deadline_ns != 0)
+			PROFILE_PUT(" deadline_ns=%llu",
+			    (unsigned long long)p->gpu.deadline_ns);
+		if (p->gpu.period_ns != 0)
+			PROFILE_PUT(" period_ns=%llu",
+			    (unsigned long long)p->gpu.period_ns);
+		PROFILE_PUT("\n");
+	}
 #undef PROFILE_PUT
 	if (off >= len || off > INT32_MAX)
 		return -ENOSPC;

@@ -16,6 +16,21 @@
 #define PROFILE_MAX_SIZE	(1u << 20)	/* bytes of a .bwk file */
 #define PROFILE_DEFAULT_PERIOD	1000000ull
 
+/*
+ * The optional GPU demand of a kernel for partitioning (doc/partition.md,
+ * the `gpu` directive): C(m) = k(a/m + b), k in thousandths.
+ */
+struct profile_gpu {
+	int		present;
+	uint64_t	a_ns;
+	int		mi;		/* 1 memory, 0 compute intensive */
+	int		has_b;
+	uint64_t	b_ns;
+	uint32_t	k_milli;	/* 0: the class's default */
+	uint64_t	deadline_ns;	/* 0: the period */
+	uint64_t	period_ns;	/* 0: the task's */
+};
+
 struct profile {
 	char		name[PROFILE_MAX_NAME + 1];
 	uint32_t	blocks;
@@ -27,6 +42,7 @@ struct profile {
 	unsigned int	nintervals;
 	uint32_t	first[PROGRESS_MAX_INTERVALS];
 	uint16_t	cluster[PROGRESS_MAX_INTERVALS];
+	struct profile_gpu gpu;
 };
 
 /*

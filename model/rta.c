@@ -9,20 +9,7 @@
 #include <string.h>
 
 #include "rta.h"
-
-static uint64_t
-rta_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t
-rta_mul(uint64_t a, uint64_t b)
-{
-	if (a != 0 && b > UINT64_MAX / a)
-		return UINT64_MAX;
-	return a * b;
-}
+#include "sat.h"
 
 /* ceil(a/b) without the overflow of (a + b - 1)/b */
 static uint64_t
@@ -34,7 +21,7 @@ rta_ceildiv(uint64_t a, uint64_t b)
 uint64_t
 rta_demand(const struct rta_task *t)
 {
-	return rta_add(rta_add(t->cpu, t->gpu_mem), t->gpu_exec);
+	return sat_add(sat_add(t->cpu, t->gpu_mem), t->gpu_exec);
 }
 
 int
@@ -48,7 +35,7 @@ rta_task(const struct rta_taskset *ts, unsigned int i, struct rta_result *res)
 	for (j = i + 1; j < ts->ntasks; j++)
 		if (ts->task[j].segment > res->blocking)
 			res->blocking = ts->task[j].segment;
-	base = rta_add(rta_demand(t), res->blocking);
+	base = sat_add(rta_demand(t), res->blocking);
 	r = base;
 	/*
 	 * R only grows (the sum is nondecreasing in R), and every step
@@ -58,7 +45,7 @@ rta_task(const struct rta_taskset *ts, unsigned int i, struct rta_result *res)
 	while (r <= t->deadline) {
 		next = base;
 		for (j = 0; j < i; j++)
-			next = rta_add(next, rta_mul(rta_ceildiv(r,
+			next = sat_add(next, sat_mul(rta_ceildiv(r,
 			    ts->task[j].period), rta_demand(&ts->task[j])));
 		if (next == r)
 			break;
@@ -207,11 +194,11 @@ rta_line(const char *s, size_t len, struct rta_taskset *ts, char *err,
 	t->cpu = vals[2];
 	t->gpu_mem = vals[3];
 	t->gpu_exec = vals[4];
-	t->segment = have[5] ? vals[5] : rta_add(vals[3], vals[4]);
+	t->segment = have[5] ? vals[5] : sat_add(vals[3], vals[4]);
 	if (t->deadline == 0 || t->deadline > t->period)
 		return rta_error(err, errlen, line,
 		    "deadline must be in 1..period");
-	if (t->segment > rta_add(vals[3], vals[4]))
+	if (t->segment > sat_add(vals[3], vals[4]))
 		return rta_error(err, errlen, line,
 		    "segment longer than gpu_mem + gpu_exec");
 	ts->ntasks++;

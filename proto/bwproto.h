@@ -16,6 +16,11 @@
  *   1  (bwsched 0.2.0)  additive: lock.files (the task's lock-slot files,
  *                       passed back with SCM_RIGHTS); status gains the
  *                       look-ahead and lock-enforcement keys.
+ *   1  (bwsched 0.2.0)  additive, "v" stays 1: GPU partitioning
+ *                       (doc/partition.md): optional "gpu" maps in
+ *                       task.register and kernel.register; ops
+ *                       partitions, gpu.device, gpu.granted; status 15
+ *                       UNSCHEDULABLE; "partitioning" in hello's reply.
  */
 #ifndef BWPROTO_H
 #define BWPROTO_H
@@ -41,6 +46,7 @@
 #define BWP_MIN_PERIOD_NS	100000ull	/* task period range */
 #define BWP_MAX_PERIOD_NS	10000000000ull
 #define BWP_MAX_EXEC_NS		3600000000000ull /* e0/e1 upper bound: 1 h */
+#define BWP_MAX_SMS		4096	/* SMs of a GPU (partitioning) */
 
 /* Map keys every message may carry. */
 #define BWP_K_VERSION	"v"	/* uint: protocol version, requests only */
@@ -75,6 +81,9 @@ enum bwp_op {
 	BWP_OP_RELOAD,		/* "reload" (admin) */
 	BWP_OP_METRICS,		/* "metrics" */
 	BWP_OP_LOCK_FILES,	/* "lock.files" (0.2.0) */
+	BWP_OP_PARTITIONS,	/* "partitions" */
+	BWP_OP_GPU_DEVICE,	/* "gpu.device" */
+	BWP_OP_GPU_GRANTED,	/* "gpu.granted" */
 	BWP_OP_MAX
 };
 
@@ -95,6 +104,7 @@ enum bwp_status {
 	BWP_E_STATE = 12,	/* op not valid now (e.g. memcpy.end without begin) */
 	BWP_E_RATE = 13,	/* too many messages per second */
 	BWP_E_INTERNAL = 14,	/* daemon-side failure; request had no effect */
+	BWP_E_UNSCHEDULABLE = 15, /* the GPU partition plan cannot take it */
 	BWP_E_MAX
 };
 

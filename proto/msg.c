@@ -422,12 +422,15 @@ static const struct {
 	[BWP_OP_RELOAD] = KNOWN("reload"),
 	[BWP_OP_METRICS] = KNOWN("metrics"),
 	[BWP_OP_LOCK_FILES] = KNOWN("lock.files"),
+	[BWP_OP_PARTITIONS] = KNOWN("partitions"),
+	[BWP_OP_GPU_DEVICE] = KNOWN("gpu.device"),
+	[BWP_OP_GPU_GRANTED] = KNOWN("gpu.granted"),
 };
 
 static const char *const status_names[BWP_E_MAX] = {
 	"OK", "MALFORMED", "TOOBIG", "VERSION", "UNKNOWN_OP", "BADARG",
 	"PERM", "NOHELLO", "NOENT", "EXIST", "LIMIT", "BADFD", "STATE",
-	"RATE", "INTERNAL",
+	"RATE", "INTERNAL", "UNSCHEDULABLE",
 };
 
 const char *

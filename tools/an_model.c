@@ -19,13 +19,6 @@
 #include "rta.h"
 #include "wcet.h"
 
-/* Options of one subcommand: name (without "--"), takes a value. */
-struct an_opt {
-	const char	*name;
-	int		 has_arg;
-	const char	*value;		/* NULL: not given; "" for flags */
-};
-
 /* A loaded profile and its model. */
 struct an_kernel {
 	const char		*path;
@@ -54,7 +47,7 @@ an_usage(const char *cmd, const char *fmt, ...)
  * Split argv into one positional argument and options ("--name value" or
  * "--name=value").  Returns 0 or 2 after printing why.
  */
-static int
+int
 an_args(int argc, char **argv, struct an_opt *opts, const char **pos)
 {
 	const char	*cmd = argv[0], *eq;
@@ -96,12 +89,13 @@ an_args(int argc, char **argv, struct an_opt *opts, const char **pos)
 			    argv[i]);
 	}
 	if (*pos == NULL)
-		return an_usage(cmd, "missing %s", cmd[0] == 'r' ? "TASKSET" :
-		    "PROFILE");
+		return an_usage(cmd, "missing %s", strcmp(cmd, "rta") == 0 ||
+		    strcmp(cmd, "partition") == 0 ? "TASKSET" :
+		    strcmp(cmd, "classify") == 0 ? "CURVE" : "PROFILE");
 	return 0;
 }
 
-static const char *
+const char *
 an_opt(const struct an_opt *opts, const char *name)
 {
 	for (; opts->name; opts++)
@@ -111,7 +105,7 @@ an_opt(const struct an_opt *opts, const char *name)
 }
 
 /* A finite double in [lo, hi]. */
-static int
+int
 an_double(const char *cmd, const char *name, const char *s, double lo,
     double hi, double *v)
 {

@@ -24,6 +24,11 @@ static const struct {
 	    "[--period-ns T] [--reservoir R] [--blocks N] [--json]" },
 	{ "evt", an_evt_main, "evt SAMPLES [--block B] [--p P]... [--alpha A] "
 	    "[--json]" },
+	{ "partition", an_partition_main, "partition TASKSET [--sms M] "
+	    "[--order sms|bf] [--forbidden act|ina|none] [--granule G] "
+	    "[--baseline 1g|1g-util] [--json]" },
+	{ "classify", an_classify_main, "classify CURVE [--tol T] "
+	    "[--knee F] [--json]" },
 	{ "plot", an_plot_main, "plot edf TRACE|gq PROFILE|pwcet SAMPLES "
 	    "-o PREFIX ... (see doc/profiling.md)" },
 	{ "ptx", an_ptx_main, "ptx FILE.ptx [--kernel NAME] --grid X[,Y] "

@@ -714,7 +714,10 @@ static const struct {
 	{ "protect", bwsim_protect, "protect --scenario solo|corun|locked "
 	    "[--q Q] [--launches N] [--profile K.bwk] [--cores N] "
 	    "[--jitter J] [--seed S] [--json]" },
-	{ "plot", bwsim_plot_main, "plot q|vruntime|shares|throttle "
+	{ "partition", bwsim_partition_main, "partition [--tasks N] "
+	    "[--prm P] [--sets S] [--seed X] [--sms M] [--umin U] [--umax U] "
+	    "[--ustep U] [--only LIST] [--json] [--csv FILE]" },
+	{ "plot", bwsim_plot_main, "plot q|vruntime|shares|throttle|partition "
 	    "[-o PREFIX] [--profile K.bwk] [--seed S]" },
 	{ "sm", bwsim_sm_main, "sm FILE.ptx --grid X[,Y] --block X[,Y] ... "
 	    "--policy lrr|gto|rtpaws [--reorder] [--runs N] [--json]" },

@@ -21,5 +21,11 @@ int	bwsim_plot_main(int, char **);
 /* tools/bwsim_gpu.c: the warp-level GPU model */
 int	bwsim_sm_main(int, char **);
 int	bwsim_warps_main(int, char **);
+/* Feed a gnuplot script to gnuplot for OUT.png and OUT.svg. */
+int	bwsim_plot_run(const char *out, const char *script);
+
+/* tools/bwsim_part.c: bwsim partition and bwsim plot partition */
+int	bwsim_partition_main(int, char **);
+int	bwsim_plot_partition(const char *prefix, int argc, char **argv);
 
 #endif /* BWSIM_H */

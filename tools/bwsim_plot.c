@@ -5,6 +5,8 @@
  *   vruntime  vruntime of the two tasks, CFS/TFS-1/TFS-3 (BWLOCK++ Fig. 5)
  *   shares    periods run by each task (BWLOCK++ Fig. 6)
  *   throttle  normalized total throttle time (BWLOCK++ Fig. 10)
+ *   partition schedulability and analysis time ([PredGPU] Fig. 3.4-3.6,
+ *             in tools/bwsim_part.c)
  * The data stay next to the images as PREFIX-*.csv.
  */
 #include <errno.h>
@@ -41,8 +43,8 @@ plot_open(const struct plot_opts *o, const char *name, char *path)
 }
 
 /* Feed the script to gnuplot twice: once per terminal. */
-static int
-plot_run(const struct plot_opts *o, const char *script)
+int
+bwsim_plot_run(const char *out, const char *script)
 {
 	static const char *const term[2][2] = {
 		{ "pngcairo size 1000,600", "png" },
@@ -61,15 +63,21 @@ plot_run(const struct plot_opts *o, const char *script)
 		}
 		fprintf(f, "set terminal %s\nset output '%s.%s'\n"
 		    "set datafile separator ','\nset key outside\n%s",
-		    term[i][0], o->prefix, term[i][1], script);
+		    term[i][0], out, term[i][1], script);
 		st = pclose(f);
 		if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 			fprintf(stderr, "bwsim plot: %s failed\n", gp);
 			return -1;
 		}
-		printf("wrote %s.%s\n", o->prefix, term[i][1]);
+		printf("wrote %s.%s\n", out, term[i][1]);
 	}
 	return 0;
+}
+
+static int
+plot_run(const struct plot_opts *o, const char *script)
+{
+	return bwsim_plot_run(o->prefix, script);
 }
 
 static int
@@ -218,6 +226,25 @@ plot_throttle(const struct plot_opts *o)
 	return plot_run(o, script);
 }
 
+/* -o PREFIX, then the experiment's own options. */
+static int
+plot_partition(int argc, char **argv)
+{
+	const char	*prefix = "bwsim";
+
+	if (argc >= 2 && strcmp(argv[0], "-o") == 0) {
+		prefix = argv[1];
+		argc -= 2;
+		argv += 2;
+	}
+	if (strchr(prefix, '\'') != NULL || strlen(prefix) > 900) {
+		fprintf(stderr, "bwsim plot: -o: no quotes, at most 900 "
+		    "characters\n");
+		return 2;
+	}
+	return bwsim_plot_partition(prefix, argc, argv);
+}
+
 int
 bwsim_plot_main(int argc, char **argv)
 {
@@ -228,10 +255,13 @@ bwsim_plot_main(int argc, char **argv)
 	int			 i, rc = 2;
 
 	if (argc < 2) {
-		fprintf(stderr, "bwsim plot: q|vruntime|shares|throttle\n");
+		fprintf(stderr, "bwsim plot: q|vruntime|shares|throttle|"
+		    "partition\n");
 		return 2;
 	}
 	kind = argv[1];
+	if (strcmp(kind, "partition") == 0)
+		return plot_partition(argc - 2, argv + 2);
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		return 1;
 	o.profile = p;
@@ -279,7 +309,7 @@ bwsim_plot_main(int argc, char **argv)
 		rc = plot_throttle(&o) ? 1 : 0;
 	else {
 		fprintf(stderr, "bwsim plot: unknown plot '%s' "
-		    "(q|vruntime|shares|throttle)\n", kind);
+		    "(q|vruntime|shares|throttle|partition)\n", kind);
 		rc = 2;
 	}
 out:

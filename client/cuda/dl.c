@@ -1,5 +1,6 @@
 /*
- * dl.c - find libc's dlsym although this library defines its own.
+ * dl.c - find libc's dlsym although this library defines its own, and
+ * the CUDA driver library.
  *
  * dlvsym is not interposed, so ask it for dlsym by version: GLIBC_2.34
  * (where libdl moved into libc) first, then the first version of each
@@ -57,4 +58,14 @@ BWCUDA_NO_SANITIZE void *
 bwcuda_real_dlsym(void *handle, const char *name)
 {
 	return ((dlsym_fn)bwcuda_real_dlsym_fn())(handle, name);
+}
+
+void *
+bwcuda_driver_handle(void)
+{
+	static void *h;
+
+	if (h == NULL)
+		h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_GLOBAL);
+	return h;
 }

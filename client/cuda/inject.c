@@ -17,6 +17,7 @@
 #include <cuda_runtime_api.h>
 #include <cupti.h>
 
+#include "green.h"
 #include "inject.h"
 #include "interpose.h"
 #include "sink.h"
@@ -24,7 +25,8 @@
 static __thread int rt_depth;
 
 #define P(type)		((const type##_params *)cb->functionParams)
-#define KEY(h, ptds)	bwcuda_stream_key((uint64_t)(uintptr_t)(h), ptds)
+/* green.h: a launch the interposer moved is the application stream's */
+#define KEY(h, ptds)	bwcuda_green_key((uint64_t)(uintptr_t)(h), ptds)
 
 enum op { OP_NONE, OP_LAUNCH, OP_COPY_IN, OP_COPY_OUT, OP_STREAM_SYNC,
 	OP_DEVICE_SYNC, OP_EV_RECORD, OP_EV_SYNC, OP_EV_DESTROY,

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "green.h"
 #include "interpose.h"
 #include "sink.h"
 
@@ -41,12 +42,14 @@ typedef void *CUst;		/* CUstream */
 typedef void *CUev;		/* CUevent */
 typedef uint64_t CUdptr;	/* CUdeviceptr (and host pointers) */
 
-/* The head of CUlaunchConfig, enough to read its stream. */
+/* CUlaunchConfig: copied to move its launch to a green stream. */
 struct launch_config {
 	unsigned	grid[3];
 	unsigned	block[3];
 	unsigned	shmem;
 	CUst		stream;
+	void		*attrs;
+	unsigned	nattrs;
 };
 
 int bwcuda_interpose_on = 1;
@@ -124,16 +127,6 @@ is_ours(const void *p)
 	return dladdr(p, &info) != 0 && info.dli_fbase == base;
 }
 
-static void *
-driver_handle(void)
-{
-	static void *h;
-
-	if (h == NULL)
-		h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_GLOBAL);
-	return h;
-}
-
 /* The real function of a direct export (the next definition of it). */
 static void *
 resolve(struct entry *e)
@@ -144,7 +137,7 @@ resolve(struct entry *e)
 	if (p != NULL || e->name == NULL)
 		return p;	/* slots are bound before being handed out */
 	p = bwcuda_real_dlsym(RTLD_NEXT, e->name);
-	if ((p == NULL || is_ours(p)) && (h = driver_handle()) != NULL)
+	if ((p == NULL || is_ours(p)) && (h = bwcuda_driver_handle()) != NULL)
 		p = bwcuda_real_dlsym(h, e->name);
 	if (p == NULL || is_ours(p))
 		return NULL;
@@ -178,6 +171,27 @@ key(const struct entry *e, const void *stream)
 	bwcuda_launch_begin(st_, k_); \
 	r_ = call; \
 	bwcuda_launch_end(st_, k_); \
+	return r_; \
+} while (0)
+
+/*
+ * Kernel work on stream s, sent to the green stream of the task's GPU
+ * partition when it has one (green.h): call launches on stream gs.
+ */
+#define LAUNCHED(s, gs, call) do { \
+	struct bwcuda_state *st_ = NULL; \
+	uint64_t k_ = key(e, (s)); \
+	CUst gs; \
+	CUres r_; \
+	if (on()) { \
+		st_ = bwcuda_global(); \
+		bwcuda_launch_begin(st_, k_); \
+	} \
+	gs = bwcuda_green_begin((s), e->ptds); \
+	r_ = call; \
+	bwcuda_green_end((s), e->ptds, gs); \
+	if (st_ != NULL) \
+		bwcuda_launch_end(st_, k_); \
 	return r_; \
 } while (0)
 
@@ -229,30 +243,44 @@ static CUres
 w_LAUNCH(struct entry *e, PAR_LAUNCH)
 {
 	REAL(LAUNCH, e);
-	AROUND(key(e, s), real(f, gx, gy, gz, bx, by, bz, shm, s, p, x));
+	LAUNCHED(s, gs, real(f, gx, gy, gz, bx, by, bz, shm, gs, p, x));
 }
 
 static CUres
 w_COOP(struct entry *e, PAR_COOP)
 {
 	REAL(COOP, e);
-	AROUND(key(e, s), real(f, gx, gy, gz, bx, by, bz, shm, s, p));
+	LAUNCHED(s, gs, real(f, gx, gy, gz, bx, by, bz, shm, gs, p));
+}
+
+/* The configuration's copy with the stream the launch goes to. */
+static const struct launch_config *
+config_on(const struct launch_config *c, CUst stream,
+    struct launch_config *copy)
+{
+	if (stream == c->stream)
+		return c;
+	*copy = *c;
+	copy->stream = stream;
+	return copy;
 }
 
 static CUres
 w_LAUNCH_EX(struct entry *e, PAR_LAUNCH_EX)
 {
+	struct launch_config cc;
+
 	REAL(LAUNCH_EX, e);
 	if (c == NULL)
 		return real(c, f, p, x);
-	AROUND(key(e, c->stream), real(c, f, p, x));
+	LAUNCHED(c->stream, gs, real(config_on(c, gs, &cc), f, p, x));
 }
 
 static CUres
 w_GRAPH(struct entry *e, PAR_GRAPH)
 {
 	REAL(GRAPH, e);
-	AROUND(key(e, s), real(g, s));
+	LAUNCHED(s, gs, real(g, gs));
 }
 
 static CUres
@@ -391,6 +419,7 @@ w_STREAM_DESTROY(struct entry *e, PAR_STREAM_DESTROY)
 	/* forget first: the handle may be reused as soon as it is freed */
 	if (on())
 		bwcuda_stream_destroyed(bwcuda_global(), key(e, s));
+	bwcuda_green_forget(s, e->ptds);
 	return real(s);
 }
 

@@ -16,6 +16,7 @@
 #include <bwsched/bwclient.h>
 #include <bwsched/bwshm.h>
 
+#include "green.h"
 #include "sink.h"
 
 #define BWCUDA_EXPORT	__attribute__((visibility("default")))
@@ -92,6 +93,62 @@ profiles_find(const struct profiles *p, const char *name)
 	return -ENOENT;
 }
 
+/*
+ * $BWSCHED_GPU: the task's GPU demand (doc/partition.md), as
+ * "a_ns=N,class=ci|mi[,b_ns=N][,k=X][,deadline_ns=N]".  1 with *g set,
+ * 0 when unset, -1 (reported) when malformed.
+ */
+static int
+gpu_from_env(struct bwc_gpu_demand *g)
+{
+	const char *env = getenv("BWSCHED_GPU");
+	char *list, *tok, *save, *end, *eq;
+	int ok = 1, have_a = 0, have_c = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (env == NULL || *env == '\0')
+		return 0;
+	if ((list = strdup(env)) == NULL)
+		return -1;
+	for (tok = strtok_r(list, ",", &save); tok != NULL && ok;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((eq = strchr(tok, '=')) == NULL) {
+			ok = 0;
+			break;
+		}
+		*eq++ = '\0';
+		errno = 0;
+		if (strcmp(tok, "class") == 0) {
+			g->memory = strcmp(eq, "mi") == 0;
+			ok = g->memory || strcmp(eq, "ci") == 0;
+			have_c = 1;
+		} else if (strcmp(tok, "k") == 0) {
+			g->k = strtod(eq, &end);
+			ok = *end == '\0' && end != eq;
+		} else {
+			uint64_t v = strtoull(eq, &end, 10);
+
+			ok = *end == '\0' && end != eq && errno == 0 &&
+			    *eq != '-';
+			if (strcmp(tok, "a_ns") == 0)
+				g->a_ns = v, have_a = 1;
+			else if (strcmp(tok, "b_ns") == 0)
+				g->b_ns = v, g->b_set = 1;
+			else if (strcmp(tok, "deadline_ns") == 0)
+				g->deadline_ns = v;
+			else
+				ok = 0;
+		}
+	}
+	free(list);
+	if (!ok || !have_a || !have_c) {
+		bwcuda_warn("bad BWSCHED_GPU=%s (a_ns=N,class=ci|mi[,b_ns=N]"
+		    "[,k=X][,deadline_ns=N]): no GPU demand", env);
+		return -1;
+	}
+	return 1;
+}
+
 /* ---- none ---------------------------------------------------------- */
 
 static int none_key(void *c, uint64_t k) { (void)c; (void)k; return 0; }
@@ -110,7 +167,8 @@ static void *none_client(void *c) { (void)c; return NULL; }
 
 static const struct bwcuda_sink_ops none_ops = {
 	"none", none_key, none_key, none_key, none_void, none_void, none_void,
-	none_launch, none_slot, none_kid, none_page, none_client, NULL,
+	none_launch, none_slot, none_kid, none_page, none_client, NULL, NULL,
+	NULL,
 };
 
 void
@@ -276,10 +334,60 @@ rec_page(void *c, size_t *sz)
 	return ((struct rec *)c)->page;
 }
 
+/*
+ * The partition from $BWSCHED_CUDA_PARTITION_FILE, "PLAN FIRST SMS
+ * GRANULE", read at every call so a test can move the task.
+ */
+static int
+rec_partition(void *c, struct bwcuda_partition *p)
+{
+	const char *path = getenv("BWSCHED_CUDA_PARTITION_FILE");
+	unsigned long long plan;
+	unsigned first, sms, granule;
+	FILE *f;
+	int n;
+
+	(void)c;
+	if (path == NULL || (f = fopen(path, "r")) == NULL)
+		return -ENOENT;
+	n = fscanf(f, "%llu %u %u %u", &plan, &first, &sms, &granule);
+	fclose(f);
+	if (n != 4)
+		return -ENOENT;
+	p->plan = plan;
+	p->sm_first = first;
+	p->sms = sms;
+	p->granule = granule;
+	return 0;
+}
+
+static int
+rec_granted(void *c, uint32_t sms)
+{
+	rec_line(c, "gpu_granted %u", sms);
+	return 1;
+}
+
 static const struct bwcuda_sink_ops rec_ops = {
 	"record", rec_active, rec_sync, rec_forget, rec_device, rec_mbegin,
 	rec_mend, rec_launch, rec_done, rec_kid, rec_page, none_client, NULL,
+	rec_partition, rec_granted,
 };
+
+/* What the bwclient sink would tell the daemon, as lines. */
+static void
+rec_gpu(struct rec *r)
+{
+	struct bwc_gpu_demand g;
+	uint32_t sms, granule;
+
+	if (gpu_from_env(&g) == 1)
+		rec_line(r, "gpu_demand a_ns=%llu class=%s",
+		    (unsigned long long)g.a_ns, g.memory ? "mi" : "ci");
+	if (getenv("BWSCHED_CUDA_PARTITION_FILE") != NULL &&
+	    bwcuda_green_device(&sms, &granule) == 0)
+		rec_line(r, "gpu_device %u %u", sms, granule);
+}
 
 void
 bwcuda_sink_record(struct bwcuda_sink *s, int fd)
@@ -294,6 +402,7 @@ bwcuda_sink_record(struct bwcuda_sink *s, int fd)
 	profiles_parse(&r->prof);
 	s->ops = &rec_ops;
 	s->ctx = r;
+	rec_gpu(r);
 }
 
 /* ---- libbwclient ----------------------------------------------------- */
@@ -314,6 +423,11 @@ struct bwcl {
 	__typeof__(bwc_memcpy_begin)		*memcpy_begin;
 	__typeof__(bwc_memcpy_end)		*memcpy_end;
 	__typeof__(bwc_progress_page)		*progress_page;
+	/* GPU partitioning: optional, older libraries lack them */
+	__typeof__(bwc_task_register_gpu)	*task_register_gpu;
+	__typeof__(bwc_partition)		*partition;
+	__typeof__(bwc_gpu_device)		*gpu_device;
+	__typeof__(bwc_gpu_granted)		*gpu_granted;
 };
 
 static int cl_active(void *c, uint64_t k)
@@ -339,9 +453,42 @@ static void *cl_page(void *c, size_t *sz)
 static void *cl_client(void *c)
 { return ((struct bwcl *)c)->c; }
 
+static int
+cl_partition(void *c, struct bwcuda_partition *p)
+{
+	struct bwcl *b = c;
+	struct bwc_partition bp;
+	int rc;
+
+	if (b->partition == NULL)
+		return -ENOSYS;
+	if ((rc = b->partition(b->c, &bp)) < 0)
+		return rc;
+	p->plan = bp.plan;
+	p->sm_first = bp.sm_first;
+	p->sms = bp.sms;
+	p->granule = bp.granule;
+	return 0;
+}
+
+static int
+cl_granted(void *c, uint32_t sms)
+{
+	struct bwcl *b = c;
+	int rc;
+
+	if (b->gpu_granted == NULL)
+		return -ENOSYS;
+	if ((rc = b->gpu_granted(b->c, sms)) == 0)
+		bwcuda_warn("with the %u SMs the driver granted the daemon's "
+		    "plan no longer holds (see bwctl partitions)", sms);
+	return rc;
+}
+
 static const struct bwcuda_sink_ops cl_ops = {
 	"bwclient", cl_active, cl_sync, cl_forget, cl_device, cl_mbegin,
 	cl_mend, cl_launch, cl_done, cl_kid, cl_page, cl_client, NULL,
+	cl_partition, cl_granted,
 };
 
 static void *
@@ -385,10 +532,43 @@ env_ulong(const char *name, unsigned long def)
 	return x;
 }
 
+/*
+ * Tell the daemon the device (it may have no SM count of its own) and
+ * register the task with its GPU demand.  -ENOSPC: refused.
+ */
+static int
+cl_register_gpu(struct bwcl *b, const struct bwc_task_params *tp,
+    const struct bwc_gpu_demand *g)
+{
+	uint32_t sms, granule;
+	int r;
+
+	if (b->task_register_gpu == NULL || b->gpu_device == NULL) {
+		bwcuda_warn("libbwclient has no GPU partitioning: "
+		    "BWSCHED_GPU ignored");
+		return b->task_register(b->c, tp);
+	}
+	if (bwcuda_green_device(&sms, &granule) == 0 &&
+	    (r = b->gpu_device(b->c, sms, granule)) < 0)
+		bwcuda_warn("reporting the device: %s", b->strerror(b->c));
+	r = b->task_register_gpu(b->c, tp, g);
+	if (r != -ENOSPC)
+		return r;
+	bwcuda_warn("GPU demand refused: %s", b->strerror(b->c));
+	if (getenv("BWSCHED_GPU_REFUSED") != NULL &&
+	    strcmp(getenv("BWSCHED_GPU_REFUSED"), "exit") == 0)
+		_exit(75);	/* EX_TEMPFAIL: the operator asked for this */
+	bwcuda_warn("running unpartitioned, where the admitted tasks' "
+	    "kernels may be disturbed (BWSCHED_GPU_REFUSED=exit prevents "
+	    "this)");
+	return b->task_register(b->c, tp);
+}
+
 static void
 cl_register(struct bwcl *b)
 {
 	struct bwc_task_params tp;
+	struct bwc_gpu_demand g;
 	int i, r;
 
 	memset(&tp, 0, sizeof(tp));
@@ -399,7 +579,11 @@ cl_register(struct bwcl *b)
 	    b->prof.n > 0 ? 16 : 0);
 	tp.progress_max_blocks = (uint32_t)env_ulong("BWSCHED_PROGRESS_BLOCKS",
 	    65536);
-	if ((r = b->task_register(b->c, &tp)) < 0)
+	if (gpu_from_env(&g) == 1)
+		r = cl_register_gpu(b, &tp, &g);
+	else
+		r = b->task_register(b->c, &tp);
+	if (r < 0)
 		bwcuda_warn("task registration failed: %s", b->strerror(b->c));
 	for (i = 0; i < b->prof.n; i++) {
 		r = b->kernel_register_file(b->c, b->prof.path[i], NULL);
@@ -437,6 +621,9 @@ bwcuda_sink_bwclient(struct bwcuda_sink *s)
 		free(b);
 		return -ENOSYS;
 	}
+	/* optional (GPU partitioning): NULL in an older library */
+	(void)(CL_SYM(b, h, task_register_gpu) && CL_SYM(b, h, partition) &&
+	    CL_SYM(b, h, gpu_device) && CL_SYM(b, h, gpu_granted));
 	name = getenv("BWSCHED_TASK_NAME");
 	if (name == NULL)
 		name = program_invocation_short_name;

@@ -30,5 +30,7 @@ void		bwcuda_warn(const char *fmt, ...)
 /* libc's dlsym, never our interposed one, and its address. */
 BWCUDA_HIDDEN void	*bwcuda_real_dlsym(void *handle, const char *name);
 BWCUDA_HIDDEN void	*bwcuda_real_dlsym_fn(void);
+/* The CUDA driver library (libcuda.so.1), loaded if needed; or NULL. */
+BWCUDA_HIDDEN void	*bwcuda_driver_handle(void);
 
 #endif /* BWCUDA_SINK_H */

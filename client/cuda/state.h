@@ -30,6 +30,8 @@
 #define BWCUDA_MAX_EVENTS	1024	/* a power of two */
 #define BWCUDA_STREAM_SLOTS	8	/* progress slots per stream */
 
+struct bwcuda_partition;
+
 /* The daemon side, as the state machine sees it. */
 struct bwcuda_sink_ops {
 	const char	*name;
@@ -47,6 +49,9 @@ struct bwcuda_sink_ops {
 	void	*(*progress_page)(void *, size_t *size);
 	void	*(*client)(void *);
 	void	(*close)(void *);
+	/* GPU partitioning (green.h); NULL: none.  0 or a negative errno */
+	int	(*partition)(void *, struct bwcuda_partition *);
+	int	(*granted)(void *, uint32_t sms);
 };
 
 struct bwcuda_sink {

@@ -153,6 +153,48 @@ int		 bwc_lock_info(bwc_t *, struct bwc_lock_info *);
 /* The progress page mapping, for cudaHostRegister (NULL if none). */
 void		*bwc_progress_page(bwc_t *, size_t *size);
 
+/*
+ * GPU partitioning (doc/partition.md).  A demand describes one periodic
+ * piece of GPU work of the task: its execution time on m SMs is
+ * k*(a/m + b), k = 1 unless another demand of the same class shares its
+ * partition.  The daemon admits the task only into a plan where every
+ * deadline holds; otherwise the call fails with -ENOSPC and
+ * bwc_strerror() gives the reason.
+ */
+struct bwc_gpu_demand {
+	uint64_t	 a_ns;		/* the part that spreads over SMs, timed on one */
+	uint64_t	 b_ns;		/* the serial part, used when b_set */
+	int		 b_set;		/* 0: b = 0.02a (compute) or 0.1a (memory) */
+	int		 memory;	/* 1: memory intensive, 0: compute */
+	double		 k;		/* factor under conflict; 0: 1.2 or 2.3 */
+	uint64_t	 deadline_ns;	/* 0: the period */
+	uint64_t	 period_ns;	/* kernels only; 0: the task's period */
+};
+/* Register the task with a GPU demand (see bwc_task_register). */
+int		 bwc_task_register_gpu(bwc_t *, const struct bwc_task_params *,
+		    const struct bwc_gpu_demand *);
+/* Register a kernel whose demand adds to its task's. */
+int		 bwc_kernel_register_gpu(bwc_t *,
+		    const struct bwc_kernel_desc *,
+		    const struct bwc_gpu_demand *, struct bwc_kernel_info *);
+
+/* The SMs the task's GPU work may use, as the daemon's plan has it now. */
+struct bwc_partition {
+	uint32_t	 partition;	/* index in the plan */
+	uint32_t	 sm_first;	/* first SM of the range */
+	uint32_t	 sms;		/* its size */
+	uint32_t	 granted;	/* what the driver gave, 0: not reported */
+	uint32_t	 sms_total;	/* SMs the daemon divides */
+	uint32_t	 granule;	/* SMs per group of the device's split */
+	uint64_t	 plan;		/* generation: changes with every plan change */
+};
+/* 0, or -ENOENT without a partition; no system call while nothing changed. */
+int		 bwc_partition(bwc_t *, struct bwc_partition *);
+/* Tell the daemon the device's SM count and split granule. */
+int		 bwc_gpu_device(bwc_t *, uint32_t sms, uint32_t granule);
+/* The driver gave the partition sms SMs: 1 the plan still holds, 0 not. */
+int		 bwc_gpu_granted(bwc_t *, uint32_t sms);
+
 /* Administration and status; values are strings as bwctl prints them. */
 int		 bwc_get(bwc_t *, const char *key, char *buf, size_t len);
 int		 bwc_set(bwc_t *, const char *key, const char *value);

@@ -11,7 +11,7 @@ comp() {	# expected words...
 	got="${COMPREPLY[*]}"
 	[ "$got" = "$want" ] || { echo "FAIL: $* -> \"$got\", want \"$want\""; exit 1; }
 }
-comp "status tasks kernels get set subscribe top trace metrics" bwctl ""
+comp "status tasks kernels partitions get set subscribe top trace metrics" bwctl ""
 comp "status set subscribe" bwctl -s /tmp/sock s
 comp "--socket" bwctl --so
 comp "policy" bwctl set pol

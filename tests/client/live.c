@@ -295,6 +295,85 @@ test_reconnect(bwc_t *h)
 	CHECK(bwc_launch_done(h, 0) == 0 && bwc_stream_sync(h, 9) == 0);
 }
 
+/*
+ * GPU partitioning (doc/partition.md) on the 4 SMs of the test
+ * configuration: admission, the plan page behind bwc_partition, a
+ * refusal, a kernel demand from a .bwk file, granted sizes, and the
+ * plan of a restarted daemon.
+ */
+static void
+test_gpu(void)
+{
+	struct bwc_task_params	p = { "gpuA", 100000, 10, 0, 0 };
+	struct bwc_gpu_demand	ga = { 100000, 0, 0, 0, 0, 0, 0 }, g;
+	struct bwc_partition	pa, pc;
+	char			path[300];
+	bwc_t			*a, *c, *e;
+	FILE			*f;
+	int			 i, rc = -1;
+
+	a = bwc_open(sock, "gpuA", 0);
+	c = bwc_open(sock, "gpuC", BWC_NO_RECONNECT);
+	e = bwc_open(sock, "gpuE", BWC_NO_RECONNECT);
+	CHECK(a != NULL && c != NULL && e != NULL);
+	if (a == NULL || c == NULL || e == NULL)
+		return;
+	CHECK(bwc_partition(a, &pa) == -ENOENT);
+	g = ga;
+	g.k = 0.5;
+	CHECK(bwc_task_register_gpu(a, &p, &g) == -EINVAL);
+	CHECK(bwc_task_register_gpu(a, &p, &ga) == 0);
+	CHECK(bwc_partition(a, &pa) == 0 && pa.sm_first == 0 &&
+	    pa.sms == 2 && pa.sms_total == 4 && pa.granule == 1);
+	/* C (compute, half of A) joins A's partition, in conflict */
+	g = ga;
+	g.a_ns = 50000;
+	p.name = "gpuC";
+	CHECK(bwc_task_register_gpu(c, &p, &g) == 0);
+	CHECK(bwc_partition(c, &pc) == 0 && pc.sm_first == 0 &&
+	    pc.plan > pa.plan);
+	CHECK(bwc_partition(a, &pa) == 0 && pa.plan == pc.plan);
+	/* E (memory, 10 SMs' worth) cannot fit: refused, not registered */
+	g.a_ns = 1000000;
+	g.memory = 1;
+	p.name = "gpuE";
+	CHECK(bwc_task_register_gpu(e, &p, &g) == -ENOSPC);
+	CHECK(strstr(bwc_strerror(e), "no room for gpuE") != NULL);
+	CHECK(task_field("gpuE", "name") == NULL);
+	CHECK(bwc_gpu_granted(e, 2) == -ENOENT);
+	/* a kernel's demand from its profile joins A's partition */
+	snprintf(path, sizeof(path), "%s/gk.bwk", tmp);
+	if ((f = fopen(path, "w")) != NULL) {
+		fprintf(f, "bwk 1\nkernel gk\nblocks 10\nconcurrency 2\n"
+		    "cluster 0 e0=10 e1=20\ninterval 0 0\n"
+		    "gpu a_ns=1000 class=ci period_ns=200000\n");
+		fclose(f);
+	}
+	CHECK(bwc_kernel_register_file(a, path, NULL) >= 0);
+	CHECK(strstr(ctl("partitions"), "\"kernel\":\"gk\"") != NULL);
+	/* granted sizes */
+	CHECK(bwc_gpu_granted(a, 2) == 1);
+	CHECK(bwc_gpu_granted(a, 1) == 0);
+	CHECK(bwc_gpu_granted(a, 2) == 1);
+	CHECK(bwc_gpu_device(a, 4, 5) == -EINVAL);
+	/* a restarted daemon: A registers again and maps the new page */
+	bwc_close(c);
+	bwc_close(e);
+	stop_daemon(SIGKILL);
+	start_daemon();
+	/* wait for the task and its kernel to be registered again */
+	for (i = 0; i < 300 && strstr(ctl("partitions"), "\"gk\"") == NULL;
+	    i++)
+		msleep(20);
+	rc = bwc_partition(a, &pa);
+	/* from the new daemon's page: its plan number, not the old one */
+	snprintf(path, sizeof(path), "\"plan\":%llu,",
+	    (unsigned long long)pa.plan);
+	CHECK(rc == 0 && pa.sm_first == 0 && pa.sms == 2);
+	CHECK(strstr(ctl("partitions"), path) != NULL);
+	bwc_close(a);
+}
+
 static void
 test_no_shm(void)
 {
@@ -355,7 +434,7 @@ main(int argc, char **argv)
 	f = fopen(conf, "w");
 	if (f == NULL)
 		return 1;
-	fprintf(f, "group =\nlog_level = debug\n");
+	fprintf(f, "group =\nlog_level = debug\ngpu_sms = 4\n");
 	fclose(f);
 	signal(SIGPIPE, SIG_IGN);
 
@@ -384,6 +463,7 @@ main(int argc, char **argv)
 	test_profile_file(h);
 	test_get_set(h);
 	test_no_shm();
+	test_gpu();
 	test_reconnect(h);
 
 	CHECK(bwc_task_unregister(h) == 0);

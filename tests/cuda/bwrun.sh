@@ -24,6 +24,11 @@ if [ -f "$BWRUN_LIBDIR/bwcuda_inject.so" ]; then
 	grep -qx "CUDA_INJECTION64_PATH=$BWRUN_LIBDIR/bwcuda_inject.so" \
 	    "$tmp/env" || fail injection
 fi
+# the GPU demand (doc/partition.md) is passed on as it is
+"$bwrun" --gpu a_ns=5,class=mi --gpu-refused exit -- env > "$tmp/env3" ||
+	fail "--gpu"
+grep -qx 'BWSCHED_GPU=a_ns=5,class=mi' "$tmp/env3" || fail gpu
+grep -qx 'BWSCHED_GPU_REFUSED=exit' "$tmp/env3" || fail gpu-refused
 # an existing LD_PRELOAD is kept, after ours
 LD_PRELOAD=libfoo.so "$bwrun" -- env > "$tmp/env2" 2>/dev/null
 grep -q '^LD_PRELOAD=.*libbwcuda\.so libfoo\.so$' "$tmp/env2" ||
@@ -34,7 +39,7 @@ grep -q '^LD_PRELOAD=.*libbwcuda\.so libfoo\.so$' "$tmp/env2" ||
 "$bwrun" -- sh -c 'exit 7'; [ $? -eq 7 ] || fail "exit status"
 for bad in "--priority 0 -- true" "--priority 100 -- true" \
     "--period-ns x -- true" "--profile $tmp/none.bwk -- true" "--" \
-    "--bogus -- true"; do
+    "--bogus -- true" "--gpu-refused maybe -- true"; do
 	# shellcheck disable=SC2086
 	"$bwrun" $bad 2>/dev/null; rc=$?
 	[ $rc -eq 2 ] || fail "'$bad' gave $rc"

@@ -110,4 +110,36 @@ CUresult cuEventQuery(CUevent);
 CUresult cuEventDestroy_v2(CUevent);
 CUresult cuStreamDestroy(CUstream);
 CUresult cuStreamDestroy_v2(CUstream);
+
+/* green contexts (fakegreen.c); CUdevResource's ABI layout */
+typedef struct {
+	int		type;
+	unsigned char	internal[92];
+	union {
+		struct {
+			unsigned smCount, minSmPartitionSize,
+			    smCoscheduledAlignment;
+		} sm;
+		unsigned char oversize[48];
+	} u;
+} fake_resource;
+
+CUresult cuCtxGetDevice(int *);
+CUresult cuDeviceGet(int *, int);
+CUresult cuEventCreate(CUevent *, unsigned);
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned);
+CUresult cuDeviceGetDevResource(int, fake_resource *, int);
+CUresult cuDevSmResourceSplitByCount(fake_resource *, unsigned *,
+	    const fake_resource *, fake_resource *, unsigned, unsigned);
+CUresult cuDevResourceGenerateDesc(void **, fake_resource *, unsigned);
+CUresult cuGreenCtxCreate(void **, void *, int, unsigned);
+CUresult cuGreenCtxStreamCreate(CUstream *, void *, unsigned, int);
+
+/* fakecuda.c: a function every kernel launch calls, as CUPTI would */
+void	fakecuda_set_launch_hook(void (*)(CUstream));
+
+/* fakecuda.c, for fakegreen.c */
+void	fakecuda_logf(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2)));
+int	fakecuda_failing(const char *name);
 #endif /* FAKE_H */

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,35 @@ logfd(void)
 	return fd;
 }
 
+/* For fakegreen.c: a free-form line in the log. */
+void
+fakecuda_logf(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n, fd = logfd();
+
+	if (fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (write(fd, buf, (size_t)n) < 0)
+		return;
+}
+
+/* Whether fakecuda_set_fail named this function. */
+int
+fakecuda_failing(const char *name)
+{
+	return fail_name[0] != '\0' && strcmp(fail_name, name) == 0;
+}
+
 static CUresult
 rec(const char *name, const void *arg)
 {
@@ -61,6 +91,15 @@ cuInit(unsigned flags)
 	return rec("cuInit", NULL);
 }
 
+static void (*launch_hook)(CUstream);
+
+/* Called inside every kernel launch, as a CUPTI callback would be. */
+void
+fakecuda_set_launch_hook(void (*hook)(CUstream))
+{
+	launch_hook = hook;
+}
+
 #define LAUNCH(name) \
 CUresult name(CUfunction f, unsigned gx, unsigned gy, unsigned gz, \
     unsigned bx, unsigned by, unsigned bz, unsigned shm, CUstream s, \
@@ -68,6 +107,8 @@ CUresult name(CUfunction f, unsigned gx, unsigned gy, unsigned gz, \
 { \
 	(void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; \
 	(void)bz; (void)shm; (void)p; (void)x; \
+	if (launch_hook != NULL) \
+		launch_hook(s); \
 	return rec(#name, s); \
 }
 LAUNCH(cuLaunchKernel)
@@ -175,7 +216,29 @@ static const struct {
 	{ "cuEventDestroy", 4000, (void *)cuEventDestroy_v2, NULL },
 	{ "cuStreamDestroy", 2000, (void *)cuStreamDestroy, NULL },
 	{ "cuStreamDestroy", 4000, (void *)cuStreamDestroy_v2, NULL },
+	/* green contexts and what green.c needs with them (fakegreen.c) */
+	{ "cuCtxGetDevice", 2000, (void *)cuCtxGetDevice, NULL },
+	{ "cuDeviceGet", 2000, (void *)cuDeviceGet, NULL },
+	{ "cuEventCreate", 2000, (void *)cuEventCreate, NULL },
+	{ "cuStreamWaitEvent", 3020, (void *)cuStreamWaitEvent, NULL },
+	{ "cuDeviceGetDevResource", 12040, (void *)cuDeviceGetDevResource,
+	    NULL },
+	{ "cuDevSmResourceSplitByCount", 12040,
+	    (void *)cuDevSmResourceSplitByCount, NULL },
+	{ "cuDevResourceGenerateDesc", 12040,
+	    (void *)cuDevResourceGenerateDesc, NULL },
+	{ "cuGreenCtxCreate", 12040, (void *)cuGreenCtxCreate, NULL },
+	{ "cuGreenCtxStreamCreate", 12050, (void *)cuGreenCtxStreamCreate,
+	    NULL },
 };
+
+/* $FAKECUDA_NO_GREEN: a driver from before green contexts. */
+static int
+hidden(const char *sym)
+{
+	return getenv("FAKECUDA_NO_GREEN") != NULL &&
+	    (strstr(sym, "Green") != NULL || strstr(sym, "Resource") != NULL);
+}
 
 static CUresult
 gpa(const char *sym, void **pfn, int ver, uint64_t flags, int *status)
@@ -187,7 +250,7 @@ gpa(const char *sym, void **pfn, int ver, uint64_t flags, int *status)
 	if (sym == NULL || pfn == NULL)
 		return 1;	/* CUDA_ERROR_INVALID_VALUE */
 	for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++) {
-		if (strcmp(procs[i].name, sym) != 0)
+		if (strcmp(procs[i].name, sym) != 0 || hidden(sym))
 			continue;
 		known = 1;
 		if (procs[i].since > ver)

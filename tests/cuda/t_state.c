@@ -140,7 +140,7 @@ static void *s_client(void *c) { (void)c; return NULL; }
 
 static const struct bwcuda_sink_ops ops = {
 	"test", s_active, s_sync, s_forget, s_device, s_mb, s_me, s_launch,
-	s_done, s_kid, s_page, s_client, NULL,
+	s_done, s_kid, s_page, s_client, NULL, NULL, NULL,
 };
 
 static struct bwcuda_state st;

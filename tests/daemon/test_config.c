@@ -83,6 +83,9 @@ good(void)
 	CHECK(parse("period_thread_cpu = none\n", &c, err) == 0 &&
 	    c.period_thread_cpu == -1, "cpu none");
 	CHECK(parse("", &c, err) == 0, "empty file");
+	CHECK(parse("gpu_sms = 68\ngpu_sm_granule = 2\n", &c, err) == 0 &&
+	    c.gpu_sms == 68 && c.gpu_sm_granule == 2, "gpu keys");
+	CHECK(parse("gpu_sm_granule = 8\n", &c, err) == 0, "granule alone");
 }
 
 static void
@@ -115,6 +118,9 @@ bad(void)
 		{ "period_ns = 100000\nlead_ns = 100000\n",
 		    "lead_ns (100000) must be below" },
 		{ "overhead_events = 70000\n", "below bwmax_events" },
+		{ "gpu_sms = 8\ngpu_sm_granule = 16\n",
+		    "gpu_sm_granule must not exceed gpu_sms" },
+		{ "gpu_sms = 4097\n", "out of range" },
 	};
 	struct config	c;
 	char		err[CONFIG_ERR_MAX];
@@ -163,7 +169,7 @@ runtime(void)
 	    sizeof(err)) < 0, "metrics_interval_ns below 0.1 s");
 	CHECK(c.metrics_interval_ns == 15000000000ull,
 	    "metrics_interval_ns default");
-	CHECK(config_nkeys() == 33, "33 keys, got %u", config_nkeys());
+	CHECK(config_nkeys() == 35, "35 keys, got %u", config_nkeys());
 	/* the look-ahead keys */
 	config_defaults(&c);
 	CHECK(c.lookahead == CONFIG_DEFAULT_LOOKAHEAD &&

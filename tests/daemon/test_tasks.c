@@ -64,7 +64,7 @@ on_slot(void *arg, unsigned int slot, uint64_t events, bool close)
 static struct task *
 new_task(struct tasks *ts, pid_t pid, int fd)
 {
-	struct req_task_register	r = { "t", 1000000, 10, fd >= 0 };
+	struct req_task_register	r = { "t", 1000000, 10, fd >= 0, { 0 } };
 	struct task			*t = NULL;
 	char				err[128] = "";
 
@@ -225,7 +225,7 @@ limits(void)
 	static struct req_kernel_register	r;
 	struct tasks_hooks	h = { NULL, on_lock, on_budget, on_kernel,
 				    on_slot };
-	struct req_task_register	tr = { "t", 1000000, 10, 0 };
+	struct req_task_register	tr = { "t", 1000000, 10, 0, { 0 } };
 	struct config		c;
 	struct tasks		*ts;
 	struct task		*a, *x;

@@ -154,4 +154,5 @@ def main():
     print("python client: all passed")
 
 
-main()
+if __name__ == "__main__":
+    main()

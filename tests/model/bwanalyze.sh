@@ -7,33 +7,7 @@ bw="$top_builddir/tools/bwanalyze"
 data="$top_srcdir/tests/model/data"
 fail=0
 
-expect() {	# expected-output command...
-	want=$1
-	shift
-	got=$("$@" 2>&1)
-	if [ "$got" != "$want" ]; then
-		echo "FAIL: $*"
-		echo "  got:      $got"
-		echo "  expected: $want"
-		fail=1
-	fi
-}
-
-expect_rc() {	# status pattern command...
-	want=$1
-	pat=$2
-	shift 2
-	got=$("$@" 2>&1)
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		echo "FAIL: $* exited $rc, expected $want: $got"
-		fail=1
-	fi
-	case $got in
-	*"$pat"*) ;;
-	*) echo "FAIL: $*: output lacks '$pat': $got"; fail=1 ;;
-	esac
-}
+. "$top_srcdir/tests/model/expect.sh"
 
 ex="$data/example.bwk"
 expect '{"wcet_ns":65}' "$bw" wcet "$ex" --q 0 --json

@@ -83,7 +83,23 @@ static const struct {
 	{ HEAD CL "interval 0 0 7\n", "line 6: expected 'interval" },
 	{ HEAD CL "interval 0\n", "line 6: expected 'interval" },
 	{ HEAD CL "interval x 0\n", "line 6: bad block number" },
-	{ HEAD "cluster 0 e0=1 e1=2 e2=3 x\n", "line 5: too many fields" },
+	{ HEAD "cluster 0 e0=1 e1=2 e2=3 x\n", "line 5: expected 'cluster" },
+	{ HEAD "cluster 0 e0=1 e1=2 a b c d e\n", "line 5: too many fields" },
+	/* the gpu directive (doc/partition.md) */
+	{ HEAD "gpu a_ns=10\n", "line 5: 'gpu' needs a_ns= and class=" },
+	{ HEAD "gpu class=ci\n", "line 5: 'gpu' needs" },
+	{ HEAD "gpu a_ns=10 class=xi\n", "line 5: bad gpu field 'class=xi'" },
+	{ HEAD "gpu a_ns=0 class=ci\n", "line 5: bad gpu field 'a_ns=0'" },
+	{ HEAD "gpu a_ns=1 class=ci foo=3\n", "line 5: unknown gpu field" },
+	{ HEAD "gpu a_ns=1 class=ci a_ns=2\n", "line 5: duplicate gpu field" },
+	{ HEAD "gpu a_ns=1 class=ci k=0.5\n", "line 5: bad gpu field 'k=0.5'" },
+	{ HEAD "gpu a_ns=1 class=ci k=1.2345\n", "line 5: bad gpu field" },
+	{ HEAD "gpu a_ns=1 class=ci k=101\n", "line 5: bad gpu field" },
+	{ HEAD "gpu a_ns=1 class=ci k=1.\n", "line 5: bad gpu field" },
+	{ HEAD "gpu a_ns=1 class=ci deadline_ns=9 period_ns=8\n",
+	  "line 5: gpu deadline_ns above period_ns" },
+	{ HEAD "gpu a_ns=1 class=ci\ngpu a_ns=1 class=ci\n",
+	  "line 6: duplicate 'gpu'" },
 	{ "bwk 1\nkernel a\0b\n", "line 2: control character" },
 };
 
@@ -128,6 +144,24 @@ test_good(void)
 	q = p;
 	q.nclusters = WCET_MAX_CLUSTERS + 1;
 	CHECK(profile_format(&q, buf, sizeof(buf)) == -EINVAL);
+
+	/* the gpu directive reads back exactly */
+	len = (int)strlen(HEAD CL "interval 0 0\ngpu class=mi a_ns=500 "
+	    "k=2.05 b_ns=0 period_ns=2000000\n");
+	CHECK(profile_parse(HEAD CL "interval 0 0\ngpu class=mi a_ns=500 "
+	    "k=2.05 b_ns=0 period_ns=2000000\n", (size_t)len, &p, err,
+	    sizeof(err)) == 0);
+	CHECK(p.gpu.present && p.gpu.mi && p.gpu.a_ns == 500 &&
+	    p.gpu.has_b && p.gpu.b_ns == 0 && p.gpu.k_milli == 2050 &&
+	    p.gpu.period_ns == 2000000 && p.gpu.deadline_ns == 0);
+	len = profile_format(&p, buf, sizeof(buf));
+	CHECK(len > 0 && strstr(buf, "gpu a_ns=500 class=mi b_ns=0 k=2.050 "
+	    "period_ns=2000000\n") != NULL);
+	CHECK(profile_parse(buf, (size_t)len, &q, err, sizeof(err)) == 0 &&
+	    memcmp(&p, &q, sizeof(p)) == 0);
+	CHECK(profile_parse(HEAD CL "interval 0 0\ngpu a_ns=7 class=ci k=3\n",
+	    strlen(HEAD CL "interval 0 0\ngpu a_ns=7 class=ci k=3\n"), &p, err,
+	    sizeof(err)) == 0 && p.gpu.k_milli == 3000 && !p.gpu.has_b);
 
 	/* period defaults; no trailing newline */
 	CHECK(profile_parse("bwk 1\nkernel k\nblocks 1\nconcurrency 1\n"
