@@ -87,7 +87,7 @@ rm -rf "$host_bdir"
 mkdir -p "$host_bdir/kmod" "$host_bdir/tests/kmod" "$host_bdir/daemon" &&
 	cp "$srcdir"/kmod/Kbuild "$srcdir"/kmod/*.c "$srcdir"/kmod/*.h \
 	"$host_bdir/kmod/" && cp -r "$srcdir/kmod/uapi" "$host_bdir/kmod/" &&
-	cp "$srcdir"/tests/kmod/*.c "$host_bdir/tests/kmod/" &&
+	cp "$srcdir"/tests/kmod/*.[ch] "$host_bdir/tests/kmod/" &&
 	cp "$srcdir"/daemon/reg_kmod.c "$srcdir"/daemon/*.h "$host_bdir/daemon/" &&
 	cp -r "$srcdir/lib" "$host_bdir/" && chmod -R u+w "$host_bdir" ||
 	fail "cannot copy the sources to $host_bdir"
