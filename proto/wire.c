@@ -5,6 +5,8 @@
 #include <config.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -97,6 +99,21 @@ take_fds(struct msghdr *mh, struct bwp_recv *r)
 	}
 }
 
+/*
+ * A SOCK_SEQPACKET read of 0 bytes is either the peer's hang-up or an
+ * empty message, which is a malformed request and not a reason to drop
+ * the sender's task.  Only a hang-up leaves the socket shut for reading.
+ */
+static bool
+peer_gone(int sock)
+{
+	struct pollfd	p = { .fd = sock, .events = POLLRDHUP };
+
+	if (poll(&p, 1, 0) < 0)
+		return true;
+	return (p.revents & (POLLRDHUP | POLLHUP)) != 0;
+}
+
 int
 bwp_wire_recv(int sock, void *buf, size_t cap, struct bwp_recv *r, int flags)
 {
@@ -121,7 +138,8 @@ bwp_wire_recv(int sock, void *buf, size_t cap, struct bwp_recv *r, int flags)
 	take_fds(&mh, r);
 	if (mh.msg_flags & MSG_CTRUNC)
 		r->fds_lost = true;
-	if (n == 0 && r->nfds == 0 && !(mh.msg_flags & MSG_TRUNC))
+	if (n == 0 && r->nfds == 0 && !(mh.msg_flags & MSG_TRUNC) &&
+	    peer_gone(sock))
 		return 0;
 	r->len = (size_t)n;
 	if ((mh.msg_flags & MSG_TRUNC) || r->len > BWP_MAX_MSG ||

@@ -151,6 +151,13 @@ def main():
     r = c.reply()
     check(r["status"] == 1 and r["id"] == 0 and "error" in r,
           "MALFORMED: %r" % r)
+    # an empty datagram is a malformed request, not a hang-up
+    c.s.send(b"")
+    r = c.reply()
+    check(r["status"] == 1 and r["id"] == 0, "empty datagram: %r" % r)
+    r = c.call("status")
+    check(r["status"] == 0 and r["tasks"] == 1,
+          "task kept after an empty datagram: %r" % r)
     print("python client: all passed")
 
 
