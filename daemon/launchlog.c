@@ -24,6 +24,23 @@ struct launchlog {
 	uint64_t		changes;	/* since then, not logged */
 };
 
+/*
+ * bound - actual as a signed number, saturated: a bound of 2^64-1 (a
+ * saturated WCET) would wrap to a negative slack beside "met: yes".
+ */
+static int64_t
+slack(uint64_t bound, uint64_t actual)
+{
+	uint64_t	d;
+
+	if (bound >= actual) {
+		d = bound - actual;
+		return d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
+	}
+	d = actual - bound;
+	return d > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)d;
+}
+
 void
 launchlog_compute(const struct period_launch *l, const char *policy,
     struct launchlog_rec *r)
@@ -54,7 +71,7 @@ launchlog_compute(const struct period_launch *l, const char *policy,
 	r->actual_ns = l->end_ns > l->launch_ns ? l->end_ns - l->launch_ns : 0;
 	r->actual_min_ns = l->prev_ns > l->launch_ns ?
 	    l->prev_ns - l->launch_ns : 0;
-	r->slack_ns = (int64_t)r->bound_ns - (int64_t)r->actual_ns;
+	r->slack_ns = slack(r->bound_ns, r->actual_ns);
 	/* the end lies in (actual_min, actual]: a verdict only when that
 	 * interval is on one side of the bound */
 	r->met = r->actual_ns <= r->bound_ns ? "yes" :

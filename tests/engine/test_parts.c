@@ -152,6 +152,17 @@ test_launch(void)
 	l.bound_ns = 8000000;
 	launchlog_compute(&l, "greedy", &r);
 	CHECK(strcmp(r.met, "no") == 0, "client end: missed");
+	/* a saturated bound: the slack saturates too, never negative */
+	l.bound_ns = UINT64_MAX;
+	launchlog_compute(&l, "greedy", &r);
+	CHECK(strcmp(r.met, "yes") == 0 && r.slack_ns == INT64_MAX,
+	    "saturated bound: slack %lld", (long long)r.slack_ns);
+	l.bound_ns = 0;
+	l.launch_ns = 0;
+	l.prev_ns = l.end_ns = UINT64_MAX;
+	launchlog_compute(&l, "greedy", &r);
+	CHECK(strcmp(r.met, "no") == 0 && r.slack_ns == INT64_MIN,
+	    "saturated lateness: slack %lld", (long long)r.slack_ns);
 }
 
 /* Sample i at t = 1000 i + 500 (i odd: uneven spacing), traffic 3 i. */
