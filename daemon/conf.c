@@ -508,6 +508,24 @@ value_text(struct config_value *v, const char *s)
 	v->s[n] = '\0';
 }
 
+bool
+config_value_equal(const struct config_value *a,
+    const struct config_value *b)
+{
+	if (a->type != b->type)
+		return false;
+	switch (a->type) {
+	case CONFIG_T_UINT:
+		return a->u == b->u;
+	case CONFIG_T_INT:
+		return a->i == b->i;
+	case CONFIG_T_DOUBLE:
+		return a->d == b->d;
+	default:
+		return strcmp(a->s, b->s) == 0;
+	}
+}
+
 int
 config_get(const struct config *c, const char *key, struct config_value *v)
 {

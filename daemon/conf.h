@@ -91,6 +91,9 @@ struct config_value {
 };
 int	config_get(const struct config *, const char *key,
 	    struct config_value *);
+/* Same type and value (only the bytes that hold the value count). */
+bool	config_value_equal(const struct config_value *,
+	    const struct config_value *);
 
 /*
  * Set one key at run time from its text form.  -1 with err: unknown key,

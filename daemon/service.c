@@ -47,7 +47,7 @@ keep_restart_keys(const struct config *old, struct config *c)
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		config_get(old, keys[i], &a);
 		config_get(c, keys[i], &b);
-		if (memcmp(&a, &b, sizeof(a)) == 0)
+		if (config_value_equal(&a, &b))
 			continue;
 		log_msg(LOG_L_NOTICE, "reload: %s changes at the next restart",
 		    keys[i]);

@@ -21,6 +21,9 @@ sed -i 's/fair/greedy/' "$CONF"
 kill -HUP "$DPID"
 sleep 0.3
 [ "$("$BWTEST" "$SOCK" get policy)" = greedy ] || fail "good reload"
+# only the policy changed: no restart-only key is reported as changing
+grep -q "changes at the next restart" "$T/log" &&
+	fail "an unchanged restart key reported as changed"
 printf 'policy = smooth\nrho = lots\n' > "$CONF"
 kill -HUP "$DPID"
 sleep 0.3

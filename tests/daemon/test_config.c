@@ -191,12 +191,42 @@ runtime(void)
 	    "dynamic_share_warn settable");
 }
 
+/* Values compare by what they hold, not by the bytes after it. */
+static void
+equal(void)
+{
+	static const char *const keys[] = { "socket", "period_ns",
+		"smooth_a", "period_thread_cpu", "be_cores", "policy" };
+	struct config		c1, c2;
+	struct config_value	a, b;
+	size_t			i;
+	char			err[CONFIG_ERR_MAX];
+
+	config_defaults(&c1);
+	config_defaults(&c2);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		memset(&a, 0xaa, sizeof(a));
+		memset(&b, 0x55, sizeof(b));
+		config_get(&c1, keys[i], &a);
+		config_get(&c2, keys[i], &b);
+		CHECK(config_value_equal(&a, &b), "%s equal", keys[i]);
+	}
+	CHECK(config_set(&c2, "smooth_a", "0.5", true, err, sizeof(err)) == 0,
+	    "set smooth_a");
+	config_get(&c1, "smooth_a", &a);
+	config_get(&c2, "smooth_a", &b);
+	CHECK(!config_value_equal(&a, &b), "smooth_a differs");
+	config_get(&c1, "period_ns", &b);
+	CHECK(!config_value_equal(&a, &b), "types differ");
+}
+
 int
 main(void)
 {
 	good();
 	bad();
 	runtime();
+	equal();
 	if (failures == 0)
 		printf("config: all passed\n");
 	return failures ? 1 : 0;
