@@ -262,7 +262,7 @@ walk(struct dec *d, msgpack_object *o)
 	}		 stack[MPDEC_MAX_DEPTH], *top = stack;	/* past the last */
 	const uint8_t	*p = d->p;
 	size_t		 len = d->len, off = 0, at, n;
-	uint64_t	 owed = d->owed;
+	uint64_t	 owed = d->owed, items;
 	int		 r;
 	uint8_t		 b;
 
@@ -295,13 +295,13 @@ walk(struct dec *d, msgpack_object *o)
 				    MPDEC_MAX_DEPTH, at);
 			if (r == OPENED && o->via.array.size > 0) {
 				/* map and array share the size's place */
-				n = o->via.array.size;
-				if (o->type == MSGPACK_OBJECT_MAP)
-					n *= 2;
-				if ((o = elements(d, o, at, n, &r)) == NULL)
+				items = mpdec_items(o->via.array.size,
+				    o->type == MSGPACK_OBJECT_MAP);
+				if ((o = elements(d, o, at, items, &r)) == NULL)
 					return r;
+				/* elements() bounded items by len: fits */
 				top->next = o;
-				top->end = o + n;
+				top->end = o + (size_t)items;
 				top++;
 				off = d->off;
 				owed = d->owed;

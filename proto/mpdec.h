@@ -18,6 +18,7 @@
 #define MPDEC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <msgpack.h>
 
@@ -47,6 +48,17 @@ enum mpdec_status {
  * containers around it, so the objects allocated are never more than
  * len.
  */
+/*
+ * How many objects a container of `size` holds: a map's pairs are two
+ * each.  In 64 bits whatever size_t is, so a map32 claiming 2^31 pairs or
+ * more cannot wrap to a small count on a 32-bit system.
+ */
+static inline uint64_t
+mpdec_items(uint32_t size, int map)
+{
+	return map ? 2 * (uint64_t)size : size;
+}
+
 int	mpdec_decode(const void *buf, size_t len, size_t *used,
 	    msgpack_zone *zone, msgpack_object *obj, char *err, size_t errlen);
 

@@ -250,6 +250,15 @@ test_counts(void)
 	b[0] = 0xdd; b[1] = b[2] = b[3] = b[4] = 0xff;
 	CHECK(mpdec_decode(b, 5, &used, z, &o, err, sizeof(err)) ==
 	    MPDEC_OVERCLAIM && strstr(err, "container at 0") != NULL);
+	/* a map32 of 2^31 + 1 pairs, one given: 2^32 + 2 objects, which a
+	 * 32-bit size_t would have wrapped to 2 (the arithmetic is 64-bit
+	 * on every word size) */
+	CHECK(mpdec_items(0x80000001u, 1) == 0x100000002ull &&
+	    mpdec_items(0xffffffffu, 1) == 0x1fffffffeull &&
+	    mpdec_items(0xffffffffu, 0) == 0xffffffffull);
+	memcpy(b, "\xdf\x80\x00\x00\x01\xa1k\x01", 8);
+	CHECK(mpdec_decode(b, 8, &used, z, &o, err, sizeof(err)) ==
+	    MPDEC_OVERCLAIM && strstr(err, "container at 0") != NULL);
 	b[0] = 0xa5;
 	CHECK(mpdec_decode(b, 3, &used, z, &o, err, sizeof(err)) ==
 	    MPDEC_MALFORMED && strcmp(err, "truncated at byte 0") == 0);
