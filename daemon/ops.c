@@ -370,7 +370,10 @@ h_kernels(struct peer *p, union req *r, struct bwp_recv *rv,
 
 	tasks_count_launches(p->d->tasks);	/* the last poll's are old */
 	if (r->kernels.has_task) {
-		only = tasks_find(p->d->tasks, (uint32_t)r->kernels.task);
+		/* ids are 32-bit: a larger one names no task */
+		if (r->kernels.task <= UINT32_MAX)
+			only = tasks_find(p->d->tasks,
+			    (uint32_t)r->kernels.task);
 		if (only == NULL) {
 			snprintf(err, ERRLEN, "no task %llu",
 			    (unsigned long long)r->kernels.task);

@@ -437,7 +437,9 @@ map_page(int fd, size_t size, void **out, char *err, size_t errlen)
 
 	if (p == MAP_FAILED) {
 		snprintf(err, errlen, "cannot map page: %s", strerror(errno));
-		return -1;
+		/* the client's descriptor (write-only, say) unless we ran
+		 * out of memory */
+		return errno == ENOMEM ? BWP_E_INTERNAL : BWP_E_BADFD;
 	}
 	*out = p;
 	return 0;
@@ -450,7 +452,7 @@ take_pages(struct task *t, const int *fds, int nfds, char *err,
 {
 	uint64_t	size;
 	void		*p;
-	int		i = 0;
+	int		i = 0, e;
 
 	if (t->pages & 1) {
 		if (bwp_memfd_check(fds[i], &size, err, errlen) < 0)
@@ -461,8 +463,8 @@ take_pages(struct task *t, const int *fds, int nfds, char *err,
 			    BWSHM_TASK_PAGE_SIZE);
 			return BWP_E_BADFD;
 		}
-		if (map_page(fds[i], BWSHM_TASK_PAGE_SIZE, &p, err, errlen) < 0)
-			return BWP_E_INTERNAL;
+		if ((e = map_page(fds[i], BWSHM_TASK_PAGE_SIZE, &p, err, errlen)) != 0)
+			return e;
 		t->tp = p;
 		if (bwp_task_page_check(p, size, err, errlen) < 0)
 			return BWP_E_BADFD;
@@ -472,8 +474,8 @@ take_pages(struct task *t, const int *fds, int nfds, char *err,
 		if (bwp_memfd_check(fds[i], &size, err, errlen) < 0 ||
 		    bwp_progress_page_check(fds[i], size, err, errlen) < 0)
 			return BWP_E_BADFD;
-		if (map_page(fds[i], size, &p, err, errlen) < 0)
-			return BWP_E_INTERNAL;
+		if ((e = map_page(fds[i], size, &p, err, errlen)) != 0)
+			return e;
 		t->pp = p;
 		t->pp_size = size;
 		/* checked above; kept so later page writes cannot change it */

@@ -198,7 +198,7 @@ v_kernel_start(struct bwp_msg *m, int nfds, union req *r)
 {
 	struct req_kernel_start	*s = &r->kstart;
 
-	bwp_get_uint(m, NULL, "kernel", true, 0, UINT32_MAX, &s->kernel);
+	bwp_get_uint(m, NULL, "kernel", true, 0, UINT64_MAX, &s->kernel);
 	bwp_get_uint(m, NULL, "stream", true, 0, UINT64_MAX, &s->stream);
 	s->has_slot = bwp_get_uint(m, NULL, "slot", false, 0,
 	    BWSHM_MAX_SLOTS - 1, &s->slot) > 0;
@@ -210,7 +210,7 @@ v_kernel_start(struct bwp_msg *m, int nfds, union req *r)
 static int
 v_kernel_end(struct bwp_msg *m, int nfds, union req *r)
 {
-	bwp_get_uint(m, NULL, "kernel", true, 0, UINT32_MAX, &r->kend.kernel);
+	bwp_get_uint(m, NULL, "kernel", true, 0, UINT64_MAX, &r->kend.kernel);
 	r->kend.has_launch = bwp_get_uint(m, NULL, "launch", false, 0,
 	    UINT64_MAX, &r->kend.launch) > 0;
 	return m->status;
@@ -233,8 +233,9 @@ v_stream_sync(struct bwp_msg *m, int nfds, union req *r)
 static int
 v_kernels(struct bwp_msg *m, int nfds, union req *r)
 {
+	/* an id the daemon never gives out is NOENT, not BADVAL */
 	r->kernels.has_task = bwp_get_uint(m, NULL, "task", false, 0,
-	    UINT32_MAX, &r->kernels.task) > 0;
+	    UINT64_MAX, &r->kernels.task) > 0;
 	return m->status;
 }
 

@@ -130,6 +130,14 @@ def main():
     prog = sealed(64 + nslots * slot,
                   struct.pack("=IIIII", 0x50505742, 1, nslots, slot,
                               max_blocks))
+    # a descriptor the daemon cannot map (write-only) is the client's
+    # fault: BADFD, not INTERNAL
+    wo = os.open("/proc/self/fd/%d" % task, os.O_WRONLY)
+    r = c.call("task.register", fds=(wo, prog), name="py", period_ns=10**7,
+               priority=20, pages=3)
+    os.close(wo)
+    check(r["status"] == 11 and "cannot map" in r.get("error", ""),
+          "write-only page: %r" % r)
     r = c.call("task.register", fds=(task, prog), name="py", period_ns=10**7,
                priority=20, pages=3)
     check(r["status"] == 0 and r["task"] >= 1, "task.register: %r" % r)
@@ -141,6 +149,12 @@ def main():
     k = r["kernel"]
     r = c.call("kernel.start", kernel=k, stream=99, slot=1)
     check(r["status"] == 0 and r["launch"] == 1, "kernel.start: %r" % r)
+    # an id above 2^32-1 is one the daemon never gave out: NOENT
+    for op, keys in (("kernel.start", dict(kernel=2**32 + k, stream=1)),
+                     ("kernel.end", dict(kernel=2**40)),
+                     ("kernels", dict(task=2**32 + 1))):
+        r = c.call(op, **keys)
+        check(r["status"] == 8, "%s with a 33-bit id: %r" % (op, r))
     r = c.call("status")
     check(r["holders"] == 1 and len(r["cores"]) >= 1, "holders: %r" % r)
     r = c.call("stream.sync", stream=99)
