@@ -49,6 +49,7 @@ struct bwsched {
 	int				listen_fd;
 	bool				activated;	/* by systemd */
 	bool				own_socket;	/* unlink it */
+	int				sock_lock_fd;	/* flock beside it */
 	char				socket_path[CONFIG_MAX_PATH];
 	ev_io				accept_w;
 	struct peer			*peers;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -40,6 +41,46 @@ make_dir(const struct bwsched *d, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * One daemon per socket path.  A lock file beside the socket settles two
+ * daemons starting at once; a connect() settles a socket somebody else
+ * listens on without that lock (systemd's activated socket, an older
+ * daemon).  Refused or missing: a stale socket, ours to replace.
+ */
+static int
+claim_path(struct bwsched *d, const struct sockaddr_un *sa, char *err,
+    size_t errlen)
+{
+	char	lock[sizeof(sa->sun_path) + 8];
+	int	fd;
+
+	snprintf(lock, sizeof(lock), "%s.lock", sa->sun_path);
+	d->sock_lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (d->sock_lock_fd < 0) {
+		snprintf(err, errlen, "%s: %s", lock, strerror(errno));
+		return -1;
+	}
+	if (flock(d->sock_lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		snprintf(err, errlen, "%s: another bwsched serves this socket "
+		    "(%s)", sa->sun_path, strerror(errno));
+		return -1;
+	}
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0 ||
+	    errno == EAGAIN || errno == EINPROGRESS) {
+		close(fd);
+		snprintf(err, errlen, "%s: something is listening on it "
+		    "already (another bwsched?)", sa->sun_path);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 static int
 own_socket(struct bwsched *d, const char *path, char *err, size_t errlen)
 {
@@ -54,13 +95,14 @@ own_socket(struct bwsched *d, const char *path, char *err, size_t errlen)
 	if (make_dir(d, path, err, errlen) < 0)
 		return -1;
 	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (claim_path(d, &sa, err, errlen) < 0)
+		return -1;
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return -1;
 	}
-	/* a stale socket from a crashed run; a live daemon keeps its own
-	 * because systemd or the admin would not start two */
+	/* a stale socket from a crashed run (claim_path) */
 	unlink(path);
 	old = umask(0117);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
@@ -162,6 +204,11 @@ server_close(struct bwsched *d)
 	d->listen_fd = -1;
 	if (d->own_socket)
 		unlink(d->socket_path);
+	/* the lock file stays: removing it would let a third daemon lock
+	 * a new file while a second still holds the old one */
+	if (d->sock_lock_fd >= 0)
+		close(d->sock_lock_fd);
+	d->sock_lock_fd = -1;
 }
 
 void
