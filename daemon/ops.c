@@ -56,7 +56,7 @@ h_hello(struct peer *p, union req *r, struct bwp_recv *rv,
 	bwp_w_kstr(w, "version", PACKAGE_VERSION);
 	bwp_w_kuint(w, "proto", BWP_VERSION);
 	bwp_w_kuint(w, "client", p->id);
-	bwp_w_kbool(w, "admin", p->admin);
+	bwp_w_kbool(w, "admin", peer_admin(p));
 	bwp_w_kuint(w, "period_ns", c->period_ns);
 	bwp_w_kstr(w, "policy", config_policy_name(c->policy));
 	bwp_w_kbool(w, "partitioning", true);	/* gpu keys understood */
@@ -614,7 +614,7 @@ run_op(struct peer *p, struct bwp_msg *m, union req *r, struct bwp_recv *rv,
 		snprintf(err, ERRLEN, "say hello first");
 		return BWP_E_NOHELLO;
 	}
-	if (op->admin && !p->admin) {
+	if (op->admin && !peer_admin(p)) {
 		snprintf(err, ERRLEN, "\"%s\" needs uid 0 or the admin group",
 		    bwp_op_name(m->op));
 		return BWP_E_PERM;

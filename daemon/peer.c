@@ -15,38 +15,53 @@
 #include "peer.h"
 #include "wire.h"
 
-bool
-peer_is_admin(const struct bwsched *d, pid_t pid, uid_t uid, gid_t gid)
+/*
+ * The peer's supplementary groups as the kernel saw them at connect()
+ * (SO_PEERGROUPS): /proc/PID/status read after accept() races with the
+ * pid being reused.  Failure leaves none: the primary group still counts.
+ */
+static void
+take_groups(struct peer *p)
 {
-	char		path[64], line[4096], *p, *end;
-	unsigned long	g;
-	FILE		*f;
-	bool		found = false;
+	socklen_t	len = 64 * sizeof(gid_t);
+	gid_t		*g = malloc(len);
 
-	if (uid == 0)
+	if (g != NULL && getsockopt(p->fd, SOL_SOCKET, SO_PEERGROUPS, g,
+	    &len) < 0) {
+		free(g);
+		g = NULL;
+		/* ERANGE: len now says how much room they need */
+		if (errno == ERANGE && (g = malloc(len)) != NULL &&
+		    getsockopt(p->fd, SOL_SOCKET, SO_PEERGROUPS, g, &len) < 0) {
+			free(g);
+			g = NULL;
+		}
+	}
+	if (g == NULL) {
+		log_msg(LOG_L_WARNING, "client %u: its groups are unknown (%s): "
+		    "only its primary group counts", p->id, strerror(errno));
+		return;
+	}
+	p->groups = g;
+	p->ngroups = (unsigned int)(len / sizeof(gid_t));
+}
+
+bool
+peer_admin(const struct peer *p)
+{
+	const struct bwsched	*d = p->d;
+	unsigned int		i;
+
+	if (p->uid == 0)
 		return true;
 	if (!d->have_admin_gid)
 		return false;
-	if (gid == d->admin_gid)
+	if (p->gid == d->admin_gid)
 		return true;
-	/* supplementary groups are not in SO_PEERCRED */
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return false;
-	while (!found && fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "Groups:", 7) != 0)
-			continue;
-		for (p = line + 7;; p = end) {
-			g = strtoul(p, &end, 10);
-			if (end == p)
-				break;
-			if (g == d->admin_gid)
-				found = true;
-		}
-		break;
-	}
-	fclose(f);
-	return found;
+	for (i = 0; i < p->ngroups; i++)
+		if (p->groups[i] == d->admin_gid)
+			return true;
+	return false;
 }
 
 static void	peer_read_cb(struct ev_loop *, ev_io *, int);
@@ -72,7 +87,7 @@ peer_new(struct bwsched *d, int fd)
 	p->pid = cr.pid;
 	p->uid = cr.uid;
 	p->gid = cr.gid;
-	p->admin = peer_is_admin(d, cr.pid, cr.uid, cr.gid);
+	take_groups(p);
 	p->qtail = &p->qhead;
 	p->tokens = (double)d->cfg.max_msgs_per_sec;
 	p->refill = ev_now(d->loop);
@@ -86,7 +101,7 @@ peer_new(struct bwsched *d, int fd)
 	d->peers = p;
 	d->npeers++;
 	log_msg(LOG_L_DEBUG, "client %u connected: pid %d uid %d%s", p->id,
-	    (int)p->pid, (int)p->uid, p->admin ? " (admin)" : "");
+	    (int)p->pid, (int)p->uid, peer_admin(p) ? " (admin)" : "");
 	return p;
 }
 
@@ -126,6 +141,7 @@ peer_free(struct peer *p)
 	if (p->next != NULL)
 		p->next->prev = p->prev;
 	d->npeers--;
+	free(p->groups);
 	free(p);
 }
 

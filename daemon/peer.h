@@ -33,7 +33,8 @@ struct peer {
 	pid_t		pid;
 	uid_t		uid;
 	gid_t		gid;
-	bool		admin;
+	gid_t		*groups;	/* supplementary, at connect() */
+	unsigned int	ngroups;
 	bool		hello;
 	bool		dead;		/* closed at the next idle */
 	char		name[BWP_MAX_NAME + 1];
@@ -61,7 +62,11 @@ void		 peer_send(struct peer *, const void *buf, size_t len);
 void		 peer_send_fds(struct peer *, const void *buf, size_t len,
 		    const int *fds, int nfds);
 
-/* Admin test: uid 0 or the admin group among the pid's groups. */
-bool		 peer_is_admin(const struct bwsched *, pid_t, uid_t, gid_t);
+/*
+ * Admin test: uid 0, or the admin group of the running configuration
+ * among the groups the peer had at connect(): a reload that changes
+ * admin_group applies to connected clients at their next request.
+ */
+bool		 peer_admin(const struct peer *);
 
 #endif /* PEER_H */
