@@ -47,6 +47,70 @@ struct ceiling_proc {
 
 static struct ceiling_proc *ceiling_procs;
 
+#define CEILING_CAP_SYS_NICE	23	/* capability(7) number */
+#define CEILING_PRIO_MAX	99
+
+/* The bit of CAP_SYS_NICE in the CapEff line of /proc/PID/status. */
+static int
+ceiling_has_sys_nice(pid_t pid)
+{
+	char			path[64], line[256];
+	unsigned long long	caps;
+	FILE			*f;
+	int			r = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
+			r = (caps >> CEILING_CAP_SYS_NICE) & 1;
+			break;
+		}
+	fclose(f);
+	return r;
+}
+
+/* The hard RLIMIT_RTPRIO from /proc/PID/limits; -1 if unreadable. */
+static int
+ceiling_rtprio_hard(pid_t pid)
+{
+	char		path[64], line[256], soft[32], hard[32];
+	FILE		*f;
+	int		r = -1;
+	unsigned long	v;
+
+	snprintf(path, sizeof(path), "/proc/%d/limits", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "Max realtime priority", 21) != 0)
+			continue;
+		if (sscanf(line + 21, "%31s %31s", soft, hard) != 2)
+			break;
+		if (strcmp(hard, "unlimited") == 0) {
+			r = CEILING_PRIO_MAX;
+		} else {
+			v = strtoul(hard, NULL, 10);
+			r = v > CEILING_PRIO_MAX ? CEILING_PRIO_MAX : (int)v;
+		}
+		break;
+	}
+	fclose(f);
+	return r;
+}
+
+int
+ceiling_rt_cap(pid_t pid)
+{
+	int	r;
+
+	if (ceiling_has_sys_nice(pid) == 1)
+		return CEILING_PRIO_MAX;
+	r = ceiling_rtprio_hard(pid);
+	return r < 0 ? 0 : r;
+}
+
 static int
 ceiling_getattr(pid_t tid, struct ceiling_attr *a)
 {

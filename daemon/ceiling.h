@@ -24,6 +24,14 @@
  */
 int	ceiling_raise(pid_t pid, int prio, char *err, size_t errlen);
 
+/*
+ * The highest SCHED_FIFO priority pid could set itself: 99 with
+ * CAP_SYS_NICE, else its hard RLIMIT_RTPRIO (it may raise its soft limit
+ * to that), at most 99; 0 when it cannot say.  Read from /proc at
+ * registration, while the process is connected to the daemon.
+ */
+int	ceiling_rt_cap(pid_t pid);
+
 /* Put back the threads of pid that ceiling_raise changed; no-op if none. */
 void	ceiling_restore(pid_t pid);
 

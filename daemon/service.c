@@ -209,22 +209,34 @@ service_reload(struct bwsched *d, char *err, size_t errlen)
 	return r;
 }
 
+/* What a task's declaration may count for: what it could set itself. */
+static int
+declared(const struct task *t)
+{
+	return (int)(t->priority < t->rt_cap ? t->priority : t->rt_cap);
+}
+
 /*
- * The ceiling: a fixed priority from the config, or (auto) the highest
- * priority any registered task declared; 0 = off.
+ * The ceiling for holder h: a fixed priority from the config, or (auto)
+ * the highest priority any registered task declared, each declaration
+ * capped at what its task could set itself; then capped at what h could
+ * set itself.  So no client gets, through bwsched, a priority its own
+ * rights would refuse it, nor raises the ceiling for others beyond them.
+ * 0 = off.
  */
 static int
-ceiling_priority(struct bwsched *d)
+ceiling_priority(struct bwsched *d, const struct task *h)
 {
 	const struct task	*t;
 	int			 max = 0;
 
 	if (d->cfg.priority_ceiling >= 0)
-		return (int)d->cfg.priority_ceiling;
-	for (t = tasks_first(d->tasks); t != NULL; t = t->next)
-		if ((int)t->priority > max)
-			max = (int)t->priority;
-	return max;
+		max = (int)d->cfg.priority_ceiling;
+	else
+		for (t = tasks_first(d->tasks); t != NULL; t = t->next)
+			if (declared(t) > max)
+				max = declared(t);
+	return max < (int)h->rt_cap ? max : (int)h->rt_cap;
 }
 
 /* Lock hook: the priority ceiling, then the subscribers' event. */
@@ -237,7 +249,7 @@ lock_changed(void *arg, const struct task *t, bool locked)
 
 	if (!locked)
 		ceiling_restore(t->pid);
-	else if ((prio = ceiling_priority(d)) > 0) {
+	else if ((prio = ceiling_priority(d, t)) > 0) {
 		r = ceiling_raise(t->pid, prio, err, sizeof(err));
 		if (r < 0)
 			log_task(LOG_L_WARNING, t->id, t->pid,

@@ -11,6 +11,7 @@
 
 #include "admit.h"
 #include "budget.h"
+#include "ceiling.h"
 #include "tasks.h"
 #include "wire.h"
 
@@ -511,6 +512,7 @@ tasks_register(struct tasks *ts, pid_t pid, const struct req_task_register *r,
 	snprintf(t->name, sizeof(t->name), "%s", r->name);
 	t->period_ns = r->period_ns;
 	t->priority = (unsigned int)r->priority;
+	t->rt_cap = (unsigned int)ceiling_rt_cap(pid);
 	t->pages = (unsigned int)r->pages;
 	t->kcap = (unsigned int)ts->cfg->max_kernels_per_task;
 	if ((t->kernels = calloc(t->kcap, sizeof(*t->kernels))) == NULL) {

@@ -54,6 +54,7 @@ struct task {
 	char			name[BWP_MAX_NAME + 1];
 	uint64_t		period_ns;
 	unsigned int		priority;
+	unsigned int		rt_cap;		/* highest it may set */
 	unsigned int		pages;	/* 1 task, 2 progress page */
 	struct bwshm_task_page	*tp;	/* read-only map or NULL */
 	void			*pp;	/* progress page or NULL */

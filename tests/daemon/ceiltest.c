@@ -4,7 +4,7 @@
  * thread SCHED_FIFO 10 and a helper thread SCHED_OTHER, takes the lock
  * through the task page and expects the daemon to raise the main thread
  * to 50 (and leave the other alone), then to put it back on unlock.
- * Exit 77 when SCHED_FIFO is not permitted here.
+ * Exit 77 when SCHED_FIFO is not permitted here.  "capped": see capped().
  */
 #include <errno.h>
 #include <pthread.h>
@@ -71,6 +71,40 @@ wait_for(pid_t tid, int policy, int prio)
 	return -1;
 }
 
+/*
+ * capped: run (by the test script) SCHED_FIFO 1 with a hard
+ * RLIMIT_RTPRIO of 0 and no CAP_SYS_NICE, so it could not raise itself.
+ * It declares 99 and takes the lock: the daemon must not raise it.  It
+ * then stays registered a few seconds, for the script to check that its
+ * declaration does not lift the ceiling of others.
+ */
+static int
+capped(const char *sock)
+{
+	struct sched_param	sp;
+	bwc_t			*c;
+
+	if (sched_getscheduler(0) != SCHED_FIFO ||
+	    sched_getparam(0, &sp) < 0 || sp.sched_priority != 1) {
+		printf("SKIP: not started SCHED_FIFO 1\n");
+		return 77;
+	}
+	c = task(sock, "capped-99", 99);
+	bwc_lock(c);
+	usleep(300000);
+	if (sched_getparam(0, &sp) < 0 || sp.sched_priority != 1) {
+		fprintf(stderr, "FAIL: raised to %d without the right to\n",
+		    sp.sched_priority);
+		return 1;
+	}
+	bwc_unlock(c);
+	printf("registered\n");
+	fflush(stdout);
+	sleep(4);
+	bwc_close(c);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -79,8 +113,10 @@ main(int argc, char **argv)
 	bwc_t			*lo, *hi;
 	int			rc = 1;
 
+	if (argc == 3 && strcmp(argv[2], "capped") == 0)
+		return capped(argv[1]);
 	if (argc != 2) {
-		fprintf(stderr, "usage: ceiltest SOCKET\n");
+		fprintf(stderr, "usage: ceiltest SOCKET [capped]\n");
 		return 2;
 	}
 	/* created first, so it stays SCHED_OTHER */
