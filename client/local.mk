@@ -45,12 +45,14 @@ dist_check_SCRIPTS += tests/client/live.sh tests/client/bwctl.sh \
 	tests/client/completion.sh
 
 # benchmarks (make bench): protocol round trips and the page lock
-BENCH_PROGS += bench/bench_proto bench/bench_lock
-EXTRA_PROGRAMS += bench/bench_proto bench/bench_lock
+BENCH_PROGS += bench/bench_proto bench/bench_lock bench/bench_ceiling
+EXTRA_PROGRAMS += bench/bench_proto bench/bench_lock bench/bench_ceiling
 bench_bench_proto_SOURCES = bench/bench_proto.c bench/bdaemon.c bench/bdaemon.h
 bench_bench_proto_LDADD = client/libbwclient.la
 bench_bench_lock_SOURCES = bench/bench_lock.c bench/bdaemon.c bench/bdaemon.h
 bench_bench_lock_LDADD = client/libbwclient.la
-CLEANFILES += bench/bench_proto bench/bench_lock
+bench_bench_ceiling_SOURCES = bench/bench_ceiling.c bench/bdaemon.c bench/bdaemon.h
+bench_bench_ceiling_LDADD = client/libbwclient.la
+CLEANFILES += bench/bench_proto bench/bench_lock bench/bench_ceiling
 
 dist_man_MANS += man/bwctl.8 man/libbwclient.3

@@ -62,6 +62,7 @@ struct bwsched {
 
 	ev_signal			sig_int, sig_term, sig_hup;
 	ev_timer			tick, watchdog, status_w;
+	ev_async			ceil_async;	/* ceiling results */
 	ev_timer			metrics_w;	/* metrics_dir file */
 	uint64_t			clients_refused; /* max_clients */
 	uint64_t			errors[BWP_E_MAX]; /* replies by status */

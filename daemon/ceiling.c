@@ -10,7 +10,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,4 +249,174 @@ ceiling_restore_all(void)
 {
 	while (ceiling_procs != NULL)
 		ceiling_restore(ceiling_procs->pid);
+}
+
+/* ---- worker ------------------------------------------------------- */
+
+#define CEILING_RESULTS	64	/* results the loop has not read yet */
+
+struct ceiling_req {
+	struct ceiling_req	*next;
+	pid_t			 pid;
+	uint32_t		 task;
+	int			 prio;
+};
+
+static struct {
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	pthread_t		 th;
+	bool			 running, stop;
+	struct ceiling_req	*pending;	/* one per pid at most */
+	struct ceiling_result	 res[CEILING_RESULTS];
+	unsigned int		 rhead, rn;
+	void			(*wake)(void *);
+	void			*arg;
+} cw = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+/* Carry one request out; the result of a raise, for the loop to log. */
+static void
+ceiling_do(const struct ceiling_req *q, struct ceiling_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->pid = q->pid;
+	res->task = q->task;
+	res->prio = q->prio;
+	if (q->prio > 0)
+		res->r = ceiling_raise(q->pid, q->prio, res->err,
+		    sizeof(res->err));
+	else
+		ceiling_restore(q->pid);
+}
+
+/* Queue a raise's result (cw.mu held); the oldest goes when full. */
+static void
+ceiling_push(const struct ceiling_result *res)
+{
+	if (res->prio == 0)
+		return;
+	if (cw.rn == CEILING_RESULTS) {
+		cw.rhead = (cw.rhead + 1) % CEILING_RESULTS;
+		cw.rn--;
+	}
+	cw.res[(cw.rhead + cw.rn) % CEILING_RESULTS] = *res;
+	cw.rn++;
+}
+
+static void *
+ceiling_main(void *unused)
+{
+	struct ceiling_req	*q;
+	struct ceiling_result	 res;
+
+	pthread_mutex_lock(&cw.mu);
+	for (;;) {
+		while (!cw.stop && cw.pending == NULL)
+			pthread_cond_wait(&cw.cv, &cw.mu);
+		if (cw.stop)
+			break;
+		q = cw.pending;
+		cw.pending = q->next;
+		pthread_mutex_unlock(&cw.mu);
+		ceiling_do(q, &res);
+		free(q);
+		pthread_mutex_lock(&cw.mu);
+		ceiling_push(&res);
+		if (res.prio > 0 && cw.wake != NULL)
+			cw.wake(cw.arg);
+	}
+	pthread_mutex_unlock(&cw.mu);
+	return NULL;
+}
+
+int
+ceiling_start(void (*wake)(void *), void *arg, char *err, size_t errlen)
+{
+	int	e;
+
+	cw.wake = wake;
+	cw.arg = arg;
+	cw.stop = false;
+	if ((e = pthread_create(&cw.th, NULL, ceiling_main, NULL)) != 0) {
+		snprintf(err, errlen, "ceiling thread: %s", strerror(e));
+		return -1;
+	}
+	cw.running = true;
+	return 0;
+}
+
+void
+ceiling_request(pid_t pid, uint32_t task, int prio)
+{
+	struct ceiling_req	*q, one = { NULL, pid, task, prio };
+	struct ceiling_result	 res;
+
+	if (!cw.running) {
+		ceiling_do(&one, &res);
+		pthread_mutex_lock(&cw.mu);
+		ceiling_push(&res);
+		pthread_mutex_unlock(&cw.mu);
+		return;
+	}
+	pthread_mutex_lock(&cw.mu);
+	for (q = cw.pending; q != NULL; q = q->next)
+		if (q->pid == pid)
+			break;
+	if (q == NULL && (q = calloc(1, sizeof(*q))) != NULL) {
+		q->next = cw.pending;
+		cw.pending = q;
+	}
+	if (q != NULL) {
+		q->pid = pid;
+		q->task = task;
+		q->prio = prio;
+		pthread_cond_signal(&cw.cv);
+	} else {
+		/* said, not done: the next request for pid may do it */
+		memset(&res, 0, sizeof(res));
+		res.pid = pid;
+		res.task = task;
+		res.prio = prio > 0 ? prio : -1;
+		res.r = -ENOMEM;
+		snprintf(res.err, sizeof(res.err), "request dropped: out of "
+		    "memory");
+		ceiling_push(&res);
+	}
+	pthread_mutex_unlock(&cw.mu);
+}
+
+int
+ceiling_result(struct ceiling_result *res)
+{
+	int	got = 0;
+
+	pthread_mutex_lock(&cw.mu);
+	if (cw.rn > 0) {
+		*res = cw.res[cw.rhead];
+		cw.rhead = (cw.rhead + 1) % CEILING_RESULTS;
+		cw.rn--;
+		got = 1;
+	}
+	pthread_mutex_unlock(&cw.mu);
+	return got;
+}
+
+void
+ceiling_stop(void)
+{
+	struct ceiling_req	*q;
+
+	if (cw.running) {
+		pthread_mutex_lock(&cw.mu);
+		cw.stop = true;
+		pthread_cond_signal(&cw.cv);
+		pthread_mutex_unlock(&cw.mu);
+		pthread_join(cw.th, NULL);
+		cw.running = false;
+	}
+	while ((q = cw.pending) != NULL) {
+		cw.pending = q->next;
+		free(q);
+	}
+	ceiling_restore_all();
 }

@@ -10,6 +10,7 @@
 #define CEILING_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define CEILING_MAX_THREADS	256	/* threads boosted per process */
@@ -37,5 +38,33 @@ void	ceiling_restore(pid_t pid);
 
 /* Restore everything (daemon shutdown). */
 void	ceiling_restore_all(void);
+
+/*
+ * The worker.  Raising scans /proc/PID/task and calls sched_setattr per
+ * thread: a client with thousands of threads would stall the event loop
+ * on every lock change, so the loop only posts requests (constant time
+ * in the client's threads) and one worker thread carries them out.
+ * Requests for the same pid coalesce: a lock flipped faster than the
+ * worker can scan costs one scan, and the last request wins.  Without a
+ * started worker, requests run at once on the caller's thread.
+ */
+#define CEILING_ERR_MAX		160
+struct ceiling_result {
+	pid_t		pid;
+	uint32_t	task;
+	int		prio;	/* -1: a restore that could not be queued */
+	int		r;	/* threads raised, or a negative errno */
+	char		err[CEILING_ERR_MAX];
+};
+
+/* wake(arg) runs on the worker after it queued a result. */
+int	ceiling_start(void (*wake)(void *), void *arg, char *err,
+	    size_t errlen);
+/* prio > 0: raise pid's threads to prio; 0: restore them. */
+void	ceiling_request(pid_t pid, uint32_t task, int prio);
+/* Pop one result (1) or none (0); the loop logs them. */
+int	ceiling_result(struct ceiling_result *);
+/* Join the worker (pending requests are dropped), then restore all. */
+void	ceiling_stop(void);
 
 #endif /* CEILING_H */

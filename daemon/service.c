@@ -239,26 +239,45 @@ ceiling_priority(struct bwsched *d, const struct task *h)
 	return max < (int)h->rt_cap ? max : (int)h->rt_cap;
 }
 
-/* Lock hook: the priority ceiling, then the subscribers' event. */
+/*
+ * Lock hook: the priority ceiling, then the subscribers' event.  The
+ * ceiling's per-thread work runs on its own thread (ceiling.h); its
+ * results come back through ceil_async.
+ */
 static void
 lock_changed(void *arg, const struct task *t, bool locked)
 {
 	struct bwsched	*d = arg;
-	char		 err[160];
-	int		 prio, r;
+	int		 prio = locked ? ceiling_priority(d, t) : 0;
 
-	if (!locked)
-		ceiling_restore(t->pid);
-	else if ((prio = ceiling_priority(d, t)) > 0) {
-		r = ceiling_raise(t->pid, prio, err, sizeof(err));
-		if (r < 0)
-			log_task(LOG_L_WARNING, t->id, t->pid,
-			    "priority ceiling not applied: %s", err);
-		else if (r > 0)
-			log_task(LOG_L_DEBUG, t->id, t->pid, "%d thread(s) "
-			    "raised to the ceiling priority %d", r, prio);
-	}
+	if (!locked || prio > 0)
+		ceiling_request(t->pid, t->id, prio);
 	server_event_lock(arg, t, locked);
+}
+
+/* The ceiling worker's results, logged on the loop. */
+static void
+ceiling_cb(struct ev_loop *loop, ev_async *w, int revents)
+{
+	struct ceiling_result	res;
+
+	while (ceiling_result(&res) == 1) {
+		if (res.r < 0)
+			log_task(LOG_L_WARNING, res.task, res.pid,
+			    "priority ceiling not applied: %s", res.err);
+		else if (res.r > 0)
+			log_task(LOG_L_DEBUG, res.task, res.pid, "%d thread(s) "
+			    "raised to the ceiling priority %d", res.r,
+			    res.prio);
+	}
+}
+
+static void
+ceiling_wake(void *arg)
+{
+	struct bwsched	*d = arg;
+
+	ev_async_send(d->loop, &d->ceil_async);
 }
 
 static void
@@ -472,6 +491,13 @@ service_start(struct bwsched *d, bool fg)
 		log_msg(LOG_L_ERR, "%s", err);
 		return -1;
 	}
+	ev_async_init(&d->ceil_async, ceiling_cb);
+	d->ceil_async.data = d;
+	ev_async_start(d->loop, &d->ceil_async);
+	if (ceiling_start(ceiling_wake, d, err, sizeof(err)) < 0) {
+		log_msg(LOG_L_ERR, "%s", err);
+		return -1;
+	}
 	log_set_hook(server_event_log, d);
 	start_watchers(d);
 	return 0;
@@ -506,7 +532,7 @@ service_stop(struct bwsched *d)
 	d->engine = NULL;
 	if (d->loop != NULL)
 		server_close(d);
-	ceiling_restore_all();
+	ceiling_stop();
 	tasks_free(d->tasks);
 	if (d->reg != NULL)
 		d->reg_ops->close(d->reg);
