@@ -152,6 +152,12 @@ config_key_name(unsigned int i)
 	return i < NKEYS ? keys[i].name : NULL;
 }
 
+bool
+config_key_runtime(unsigned int i)
+{
+	return i < NKEYS && keys[i].runtime;
+}
+
 static int
 parse_number(const char *v, double *out)
 {

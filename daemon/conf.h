@@ -105,6 +105,8 @@ int	config_set(struct config *, const char *key, const char *value,
 /* Number of keys and the i-th name, for listings. */
 unsigned int	config_nkeys(void);
 const char	*config_key_name(unsigned int);
+/* Settable at run time (set, bwctl set)? */
+bool		 config_key_runtime(unsigned int);
 
 const char	*config_policy_name(int);
 const char	*config_log_level_name(int);

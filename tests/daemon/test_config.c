@@ -5,6 +5,7 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "conf.h"
@@ -220,6 +221,139 @@ equal(void)
 	CHECK(!config_value_equal(&a, &b), "types differ");
 }
 
+/* A file of the source tree, NUL-terminated; NULL if unreadable. */
+static char *
+slurp(const char *rel)
+{
+	const char	*top = getenv("top_srcdir");
+	char		path[4096], *buf;
+	FILE		*f;
+	long		n;
+
+	snprintf(path, sizeof(path), "%s/%s", top ? top : "..", rel);
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	if ((buf = malloc((size_t)n + 1)) != NULL) {
+		buf[fread(buf, 1, (size_t)n, f)] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Is `key` (in backticks) in text between the markers from and to? */
+static int
+listed(const char *text, const char *from, const char *to, const char *key)
+{
+	const char	*a = strstr(text, from), *b, *p;
+	char		want[64];
+
+	if (a == NULL || (b = strstr(a, to)) == NULL)
+		return -1;
+	snprintf(want, sizeof(want), "`%s`", key);
+	p = strstr(a, want);
+	if (p == NULL || p > b) {
+		/* the get paragraph lists names in one pair of backticks */
+		snprintf(want, sizeof(want), "%s", key);
+		for (p = a; (p = strstr(p, want)) != NULL && p < b; p++)
+			if ((p[-1] == '`' || p[-1] == ' ') &&
+			    (p[strlen(key)] == '`' || p[strlen(key)] == ' '))
+				return 1;
+		return 0;
+	}
+	return 1;
+}
+
+/* The line of bwsched.conf(5) that introduces key, or NULL. */
+static const char *
+man_entry(const char *man, const char *key, char *line, size_t len)
+{
+	char		want[64];
+	const char	*p, *b, *e;
+
+	snprintf(want, sizeof(want), "%s \" = ", key);
+	for (p = man; (p = strstr(p, want)) != NULL; p++) {
+		if (p == man || p[-1] != ' ')
+			continue;
+		for (b = p; b > man && b[-1] != '\n'; b--)
+			;
+		if (strncmp(b, ".BR ", 4) != 0)
+			continue;
+		e = strchr(p, '\n');
+		snprintf(line, len, "%.*s", (int)(e ? e - b : (long)strlen(b)),
+		    b);
+		return line;
+	}
+	return NULL;
+}
+
+/* In set's list, a key is given with its range: "`key` (" or "`key` [". */
+static int
+settable(const char *text, const char *key)
+{
+	const char	*a = strstr(text, "Settable at run time:"), *b, *p;
+	char		want[64];
+
+	if (a == NULL || (b = strstr(a, "A number may be sent")) == NULL)
+		return -1;
+	snprintf(want, sizeof(want), "`%s` ", key);
+	for (p = a; (p = strstr(p, want)) != NULL && p < b; p++)
+		if (p[strlen(want)] == '(' || p[strlen(want)] == '[')
+			return 1;
+	return 0;
+}
+
+/*
+ * The specs say what the code does: get's value types and the keys set
+ * accepts, in doc/protocol.md and bwsched.conf(5), for every key.
+ */
+static void
+spec(void)
+{
+	char			*proto = slurp("doc/protocol.md");
+	char			*man = slurp("man/bwsched.conf.5");
+	char			 line[256];
+	struct config		 c;
+	struct config_value	 v;
+	unsigned int		 i;
+	const char		*k;
+	int			 s, f, n, rt;
+
+	CHECK(proto != NULL && man != NULL, "cannot read the specs");
+	if (proto == NULL || man == NULL)
+		return;
+	for (i = 0; proto[i] != '\0'; i++)	/* lines wrap anywhere */
+		if (proto[i] == '\n')
+			proto[i] = ' ';
+	config_defaults(&c);
+	for (i = 0; i < config_nkeys(); i++) {
+		k = config_key_name(i);
+		config_get(&c, k, &v);
+		s = listed(proto, "strings for", "floats for", k);
+		f = listed(proto, "floats for", "signed ints for", k);
+		n = listed(proto, "signed ints for", "uints for the", k);
+		CHECK(s == (v.type == CONFIG_T_STR) &&
+		    f == (v.type == CONFIG_T_DOUBLE) &&
+		    n == (v.type == CONFIG_T_INT), "protocol.md get: type of "
+		    "%s (str %d float %d int %d, is %d)", k, s, f, n, v.type);
+		rt = settable(proto, k);
+		CHECK(rt == config_key_runtime(i), "protocol.md set: %s is%s "
+		    "settable at run time", k, config_key_runtime(i) ? "" :
+		    " not");
+		CHECK(man_entry(man, k, line, sizeof(line)) != NULL,
+		    "bwsched.conf.5: no entry for %s", k);
+		if (man_entry(man, k, line, sizeof(line)) != NULL)
+			CHECK((strstr(line, "(run time)") != NULL) ==
+			    config_key_runtime(i), "bwsched.conf.5: %s is%s "
+			    "settable at run time", k,
+			    config_key_runtime(i) ? "" : " not");
+	}
+	free(proto);
+	free(man);
+}
+
 int
 main(void)
 {
@@ -227,6 +361,7 @@ main(void)
 	bad();
 	runtime();
 	equal();
+	spec();
 	if (failures == 0)
 		printf("config: all passed\n");
 	return failures ? 1 : 0;
