@@ -73,7 +73,8 @@ check "$T/m1"
 # the file: there at once, then rewritten (periods grow), never torn
 F=$T/prom/bwsched.prom
 i=0
-until [ -s "$F" ]; do
+# (the first file may be written before the first period: wait for one)
+until [ -s "$F" ] && grep -q '^bwsched_periods_total [1-9]' "$F"; do
 	i=$((i + 1)); [ $i -lt 200 ] || fail "no $F"
 	sleep 0.05
 done
