@@ -124,7 +124,7 @@ service_config_changed(struct bwsched *d)
 	metrics_schedule(d);
 }
 
-static int	check_cores(const struct config *, char *, size_t);
+static int	check_cores(struct config *, char *, size_t);
 
 int
 service_load_config(struct bwsched *d, struct config *c, char *err,
@@ -165,21 +165,38 @@ service_load_config(struct bwsched *d, struct config *c, char *err,
 
 /*
  * The kernel module regulates real CPUs: a BE core this machine does
- * not have is a configuration error.  The sim simulates its cores.
+ * not have is a configuration error, unless be_cores is the default
+ * (1-3, a 4-core Jetson), which then means the CPUs there are besides 0.
+ * The sim simulates its cores.
  */
 static int
-check_cores(const struct config *c, char *err, size_t errlen)
+check_cores(struct config *c, char *err, size_t errlen)
 {
 	long		n = sysconf(_SC_NPROCESSORS_CONF);
-	unsigned int	i;
+	struct config	def;
+	unsigned int	i, k;
+	bool		is_default;
 
 	if (strcmp(c->regulator, "kmod") != 0 || n <= 0)
 		return 0;
-	for (i = 0; i < c->ncores; i++) {
-		if (c->cores[i] < n)
+	config_defaults(&def);
+	is_default = c->ncores == def.ncores &&
+	    memcmp(c->cores, def.cores, sizeof(c->cores[0]) * c->ncores) == 0;
+	for (i = k = 0; i < c->ncores; i++) {
+		if (c->cores[i] < n) {
+			c->cores[k++] = c->cores[i];
+			continue;
+		}
+		if (is_default)
 			continue;
 		snprintf(err, errlen, "be_cores: CPU %d does not exist "
 		    "(this machine has CPUs 0-%ld)", c->cores[i], n - 1);
+		return -1;
+	}
+	c->ncores = k;
+	if (k == 0) {
+		snprintf(err, errlen, "be_cores: no best-effort CPU (this "
+		    "machine has CPU 0 only)");
 		return -1;
 	}
 	return 0;

@@ -13,6 +13,17 @@ grep -q "bad.conf:1: policy" "$T/err" || fail "error without file:line"
 "$BWSCHED" -n -c "$CONF" --regulator=bogus 2> "$T/err" && fail "unknown regulator accepted"
 grep -q 'unknown regulator "bogus"' "$T/err" || fail "regulator error"
 "$BWSCHED" -n -c "$CONF" --regulator=sim >/dev/null || fail "--regulator=sim"
+# kmod regulates real CPUs: the default be_cores (1-3) means the CPUs
+# there are besides 0; an explicit CPU the machine lacks is an error
+ncpu=$(getconf _NPROCESSORS_CONF)
+if [ "$ncpu" -ge 2 ]; then
+	"$BWSCHED" -n -c "$CONF" --regulator=kmod >/dev/null 2>"$T/err" ||
+		fail "default be_cores refused on $ncpu CPUs: $(cat "$T/err")"
+fi
+{ cat "$CONF"; echo "be_cores = $ncpu"; } > "$T/cores.conf"
+"$BWSCHED" -n -c "$T/cores.conf" --regulator=kmod 2>"$T/err" &&
+	fail "be_cores = $ncpu accepted on a $ncpu-CPU machine"
+grep -q "CPU $ncpu does not exist" "$T/err" || fail "be_cores error: $(cat "$T/err")"
 "$BWSCHED" -n -c "$CONF" --bogus 2>/dev/null; [ $? -eq 2 ] || fail "usage error status"
 start_daemon
 [ "$("$BWTEST" "$SOCK" get regulator)" = sim ] || fail "regulator"
