@@ -141,10 +141,15 @@ else
 fi
 as alice /usr/local/bin/holdlock 1 0.5 && pass "alice-register-lock" ||
 	fail "alice-register-lock"
-# the demo kernel emulation (the sim regulator of the default
-# configuration) as alice: registers its task and kernel, locks, launches
+# the demo kernel emulation as alice: registers its task and kernel,
+# locks, launches.  It emulates the GPU against the sim regulator; with
+# bwreg loaded at boot the default (auto) is kmod, so say sim for it.
+cp $CONF /tmp/bwsched.conf.demo
+echo "regulator = sim" >>$CONF
+run systemctl restart bwsched
 as alice $P/bin/demo_gpu -q -s $SOCK -k $P/bin/histo.bwk -n 40 -i 30
 rc=$?
+cp /tmp/bwsched.conf.demo $CONF
 [ $rc -eq 0 ] || [ $rc -eq 3 ] && pass "alice-demo: 40 launches (status $rc)" ||
 	fail "alice-demo: status $rc"
 
