@@ -274,14 +274,21 @@ static struct {
 	void			*arg;
 } cw = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
+static void
+ceiling_result_init(struct ceiling_result *res, pid_t pid, uint32_t task,
+    int prio)
+{
+	memset(res, 0, sizeof(*res));
+	res->pid = pid;
+	res->task = task;
+	res->prio = prio;
+}
+
 /* Carry one request out; the result of a raise, for the loop to log. */
 static void
 ceiling_do(const struct ceiling_req *q, struct ceiling_result *res)
 {
-	memset(res, 0, sizeof(*res));
-	res->pid = q->pid;
-	res->task = q->task;
-	res->prio = q->prio;
+	ceiling_result_init(res, q->pid, q->task, q->prio);
 	if (q->prio > 0)
 		res->r = ceiling_raise(q->pid, q->prio, res->err,
 		    sizeof(res->err));
@@ -373,10 +380,7 @@ ceiling_request(pid_t pid, uint32_t task, int prio)
 		pthread_cond_signal(&cw.cv);
 	} else {
 		/* said, not done: the next request for pid may do it */
-		memset(&res, 0, sizeof(res));
-		res.pid = pid;
-		res.task = task;
-		res.prio = prio > 0 ? prio : -1;
+		ceiling_result_init(&res, pid, task, prio > 0 ? prio : -1);
 		res.r = -ENOMEM;
 		snprintf(res.err, sizeof(res.err), "request dropped: out of "
 		    "memory");
