@@ -151,3 +151,20 @@ bd_out(FILE *out, const char *fmt, ...)
 	}
 	fflush(stdout);
 }
+
+int
+bd_setup(struct bdaemon *d, const char *name, const char *outpath,
+    const char *bwsched, FILE **out)
+{
+	signal(SIGPIPE, SIG_IGN);
+	*out = NULL;
+	if (outpath != NULL && (*out = fopen(outpath, "w")) == NULL) {
+		perror(outpath);
+		return -1;
+	}
+	if (bd_start(d, bd_path(bwsched)) < 0) {
+		fprintf(stderr, "%s: cannot start bwsched\n", name);
+		return -1;
+	}
+	return 0;
+}

@@ -20,6 +20,14 @@ const char	*bd_path(const char *arg);
 /* Start it with the sim regulator and generous limits; 0 or -1. */
 int		 bd_start(struct bdaemon *, const char *bwsched);
 void		 bd_stop(struct bdaemon *);
+/*
+ * What every client benchmark does first: ignore SIGPIPE, open the -o
+ * file (outpath may be NULL: *out is then NULL) and start the daemon
+ * (bwsched: the command-line argument or NULL).  0, or -1 said on stderr
+ * as "name: ...".
+ */
+int		 bd_setup(struct bdaemon *, const char *name,
+		    const char *outpath, const char *bwsched, FILE **out);
 /* Pin every thread of pid (0: the calling thread only) to cpu. */
 int		 bd_pin(pid_t pid, int cpu);
 int		 bd_ncpus(void);

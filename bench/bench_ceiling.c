@@ -130,15 +130,9 @@ main(int argc, char **argv)
 		secs = 0.5;
 	if ((v = calloc(MAX_SAMPLES, sizeof(*v))) == NULL || pipe(pfd) < 0)
 		return 1;
-	signal(SIGPIPE, SIG_IGN);
-	if (outpath != NULL && (out = fopen(outpath, "w")) == NULL) {
-		perror(outpath);
+	if (bd_setup(&d, "bench_ceiling", outpath, optind < argc ? argv[optind] :
+	    NULL, &out) < 0)
 		return 1;
-	}
-	if (bd_start(&d, bd_path(optind < argc ? argv[optind] : NULL)) < 0) {
-		fprintf(stderr, "bench_ceiling: cannot start bwsched\n");
-		return 1;
-	}
 	alone = measure(d.sock, secs, v, &p_alone);
 	if ((child = fork()) == 0) {
 		close(pfd[0]);

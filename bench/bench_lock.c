@@ -143,15 +143,9 @@ main(int argc, char **argv)
 		ne = 100;
 	if ((ev = calloc((size_t)ne, sizeof(*ev))) == NULL)
 		return 1;
-	signal(SIGPIPE, SIG_IGN);
-	if (outpath != NULL && (out = fopen(outpath, "w")) == NULL) {
-		perror(outpath);
+	if (bd_setup(&d, "bench_lock", outpath, optind < argc ? argv[optind] :
+	    NULL, &out) < 0)
 		return 1;
-	}
-	if (bd_start(&d, bd_path(optind < argc ? argv[optind] : NULL)) < 0) {
-		fprintf(stderr, "bench_lock: cannot start bwsched\n");
-		return 1;
-	}
 	bd_pin(0, 0);
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -272,16 +272,10 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	signal(SIGPIPE, SIG_IGN);
-	if (outpath != NULL && (out = fopen(outpath, "w")) == NULL) {
-		perror(outpath);
-		return 1;
-	}
 	memset(&r, 0, sizeof(r));
-	if (bd_start(&d, bd_path(optind < argc ? argv[optind] : NULL)) < 0) {
-		fprintf(stderr, "bench_proto: cannot start bwsched\n");
+	if (bd_setup(&d, "bench_proto", outpath, optind < argc ? argv[optind] :
+	    NULL, &out) < 0)
 		return 1;
-	}
 	snprintf(echo_path, sizeof(echo_path), "%s/echo", d.dir);
 	snprintf(tick_path, sizeof(tick_path), "%s/tick", d.dir);
 	np = bd_ncpus() >= 2 ? 2 : 1;
