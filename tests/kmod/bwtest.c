@@ -1569,7 +1569,13 @@ static pid_t spawn(int faulting, volatile uint64_t *count)
  * regulated CPU; the budget counts page faults.  Under plain CFS the
  * faulting task is favoured and the core spends most periods throttled;
  * with the TFS penalty the CPU task runs more and the core is throttled
- * less.
+ * less.  How much less depends on the fair class: CFS lets the CPU task
+ * run most of the period before the penalised task reaches its budget
+ * (98% -> 66% throttled in our guests), while EEVDF still gives the
+ * penalised task a full base slice whenever it is picked, so it reaches
+ * the budget early in the period (94-96% -> 77-80%).  The CPU task's gain
+ * is large under both (5-30x), so that is the main criterion, and the
+ * throttled share must fall by more than the noise of 30 periods.
  */
 static double tfs_round(uint32_t rho_milli, uint32_t flags, double *cpu_rate,
 			int *starve)
@@ -1625,8 +1631,8 @@ static void test_tfs_fairness(void)
 	cfs_thr = tfs_round(0, 0, &cfs_cpu, &st1);
 	tfs_thr = tfs_round(3000, BWREG_CFG_TFS_NICE, &tfs_cpu, &st2);
 	kill(hog_pid, SIGCONT);
-	judge(st1 || st2, cfs_thr > 0.2 && tfs_thr >= 0 && tfs_thr < 0.8 * cfs_thr &&
-	      tfs_cpu > 1.2 * cfs_cpu, "tfs-fairness",
+	judge(st1 || st2, cfs_thr > 0.2 && tfs_thr >= 0 &&
+	      tfs_thr < cfs_thr - 0.05 && tfs_cpu > 2 * cfs_cpu, "tfs-fairness",
 	      "throttled %.0f%% -> %.0f%% of the time, CPU task %.3g -> %.3g/s",
 	      100 * cfs_thr, 100 * tfs_thr, cfs_cpu, tfs_cpu);
 }
