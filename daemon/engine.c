@@ -14,6 +14,8 @@
 #include "validate.h"
 
 #define ENGINE_IDLE_NS	10000000ull	/* heartbeat-only wake-ups, no task */
+#define ENGINE_END_GRACE 32ull		/* periods a kernel.end waits for
+					 * the engine's record of it */
 #define SHARE_SLOTS	11		/* 10 s of one-second samples */
 #define SHARE_STATUS_S	10		/* status: the last 10 s */
 #define SHARE_WARN_S	5		/* the warning: the last 5 s */
@@ -259,6 +261,8 @@ async_cb(struct ev_loop *loop, ev_async *w, int revents)
 	struct period_launch	l;
 	const char		*pol = config_policy_name(e->d->cfg.policy);
 	bool			subs = server_anyone(e->d, TOPIC_PERIOD);
+	uint64_t		launch;
+	bool			send;
 
 	while (ring_pop(period_records(e->pe), &r) == 1) {
 		e->last = r;
@@ -269,8 +273,12 @@ async_cb(struct ev_loop *loop, ev_async *w, int revents)
 	}
 	while (ring_pop(period_launches(e->pe), &l) == 1) {
 		client_end(e, &l);
-		launchlog_launch(e->ll, &l, pol);
+		(void)tasks_launch_ended(e->d->tasks, l.task, l.slot, l.kernel,
+		    l.seq, &launch, &send);
+		launchlog_launch(e->ll, &l, launch, send, pol);
 	}
+	tasks_flush_ends(e->d->tasks, bwsched_now(),
+	    ENGINE_END_GRACE * e->d->cfg.period_ns);
 	/* lock changes through the pages show up here within a period;
 	 * it also frees tasks the period thread can no longer see */
 	tasks_update(e->d->tasks);

@@ -54,7 +54,7 @@ launchlog_compute(const struct period_launch *l, const char *policy,
 	snprintf(r->kernel_name, sizeof(r->kernel_name), "%s",
 	    l->kernel_name);
 	r->kernel = l->kernel;
-	r->launch = l->seq;
+	r->launch = l->seq;	/* until launchlog_launch numbers it */
 	r->policy = policy;
 	r->periods = l->periods;
 	r->late = l->late;
@@ -152,18 +152,19 @@ emit(const struct launchlog_rec *r)
 
 void
 launchlog_launch(struct launchlog *ll, const struct period_launch *l,
-    const char *policy)
+    uint64_t launch, bool event, const char *policy)
 {
 	struct launchlog_rec	r;
 
 	launchlog_compute(l, policy, &r);
+	r.launch = launch;
 	/* names come with the record; ask only when it had none */
 	if (r.task_name[0] == '\0' && (ll->h.names == NULL ||
 	    !ll->h.names(ll->h.arg, &r)))
 		snprintf(r.task_name, sizeof(r.task_name), "%u", r.task);
 	ll->count++;
 	emit(&r);
-	if (ll->h.event != NULL)
+	if (event && ll->h.event != NULL)
 		ll->h.event(ll->h.arg, &r);
 }
 

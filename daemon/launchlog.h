@@ -6,7 +6,9 @@
  * Journal fields of a launch record:
  *   BWSCHED_TASK, BWSCHED_PID        the task (id, process)
  *   BWSCHED_KERNEL, BWSCHED_KERNEL_ID the kernel (name, id)
- *   BWSCHED_LAUNCH                   the progress-page launch sequence
+ *   BWSCHED_LAUNCH                   the task's launch number (the one
+ *                                    kernel.start returned, or the next
+ *                                    one for a launch made on the page)
  *   BWSCHED_POLICY                   nominal|fair|greedy|smooth
  *   BWSCHED_PERIODS                  periods decided while it ran
  *   BWSCHED_LATE_PERIODS             of those, run on the static budget
@@ -39,7 +41,7 @@ struct launchlog_rec {
 	uint32_t	kernel;
 	char		task_name[64];
 	char		kernel_name[64];
-	uint64_t	launch;		/* slot sequence */
+	uint64_t	launch;		/* the task's launch number */
 	const char	*policy;
 	uint64_t	periods;
 	uint64_t	late;
@@ -72,9 +74,10 @@ struct launchlog_hooks {
 struct launchlog *launchlog_new(const struct launchlog_hooks *);
 void		 launchlog_free(struct launchlog *);
 
-/* A launch ended: log it and send the event. */
+/* A launch ended: log it as number launch, and send its event. */
 void		 launchlog_launch(struct launchlog *,
-		    const struct period_launch *, const char *policy);
+		    const struct period_launch *, uint64_t launch, bool event,
+		    const char *policy);
 /* A period record: log Q changes, at most one line per second. */
 void		 launchlog_period(struct launchlog *,
 		    const struct ring_period *, const char *policy);

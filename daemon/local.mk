@@ -50,11 +50,12 @@ TESTS += tests/abuse/abuse.sh
 dist_check_SCRIPTS += tests/abuse/abuse.sh
 TESTS += tests/daemon/notify.sh tests/daemon/activate.sh tests/daemon/reload.sh \
 	tests/daemon/single.sh tests/daemon/admin.sh \
-	tests/daemon/pyclient.sh
+	tests/daemon/pyclient.sh tests/daemon/endevent.sh
 dist_check_SCRIPTS += tests/daemon/notify.sh tests/daemon/activate.sh \
 	tests/daemon/reload.sh tests/daemon/pyclient.sh tests/daemon/single.sh \
-	tests/daemon/admin.sh
-EXTRA_DIST += tests/daemon/notifyd.py tests/daemon/thirdparty.py
+	tests/daemon/admin.sh tests/daemon/endevent.sh
+EXTRA_DIST += tests/daemon/notifyd.py tests/daemon/thirdparty.py \
+	tests/daemon/endclient.py
 check_PROGRAMS += tests/daemon/ceiltest
 tests_daemon_ceiltest_SOURCES = tests/daemon/ceiltest.c
 tests_daemon_ceiltest_LDADD = client/libbwclient.la

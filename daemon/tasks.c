@@ -594,6 +594,26 @@ slot_of(const struct task *t, uint32_t slot)
 	    ((t->pp_size - BWSHM_PROGRESS_HDR_SIZE) / t->nslots));
 }
 
+/*
+ * One slot's header under its seqlock; false while it is rewritten.
+ * *seq is the sequence it was read at.
+ */
+static bool
+slot_read(const struct task *t, uint32_t slot, uint32_t *state,
+    uint32_t *kernel, uint64_t *seq)
+{
+	const struct bwshm_launch	*l = slot_of(t, slot);
+	uint64_t			s1, s2;
+
+	s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
+	*state = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+	*kernel = __atomic_load_n(&l->kernel, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	s2 = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
+	*seq = s1;
+	return !(s1 & 1) && s1 == s2;
+}
+
 int
 tasks_slot_end(struct tasks *ts, uint32_t task, uint32_t slot,
     uint64_t launch_ns, uint64_t *end_ns)
@@ -786,6 +806,126 @@ stream_add(struct task *t, uint64_t s, bool slotted)
 	return 0;
 }
 
+/* ---- one end event per launch (doc/protocol.md section 6) ---------- */
+
+/* kernel.start with a slot: keep the launch until its end is sent. */
+static void
+announce(struct task *t, const struct kernel *k, uint32_t slot,
+    uint64_t launch)
+{
+	struct announced	*a = &t->ann[t->ann_next++ % TASKS_ANNOUNCED];
+	uint32_t		 st, kid;
+	uint64_t		 seq;
+
+	if (a->launch != 0 && !a->sent && a->end_ns != 0)
+		t->ends_waiting--;
+	memset(a, 0, sizeof(*a));
+	a->launch = launch;
+	a->kernel = k->id;
+	a->slot = slot;
+	/* the client claims the slot first (doc/protocol.md); one it has
+	 * not claimed yet is this launch's at the slot's next record */
+	if (slot_read(t, slot, &st, &kid, &seq) &&
+	    st == BWSHM_SLOT_RUNNING && kid == k->id)
+		a->seq = seq;
+}
+
+static struct announced *
+announced_find(struct task *t, uint64_t launch)
+{
+	unsigned int	i;
+
+	for (i = 0; i < TASKS_ANNOUNCED; i++)
+		if (t->ann[i].launch == launch)
+			return &t->ann[i];
+	return NULL;
+}
+
+/* kernel.end without a number ends the kernel's oldest open launch. */
+static struct announced *
+announced_oldest(struct task *t, uint32_t kernel)
+{
+	struct announced	*a, *best = NULL;
+	unsigned int		 i;
+
+	for (i = 0; i < TASKS_ANNOUNCED; i++) {
+		a = &t->ann[i];
+		if (a->launch != 0 && a->kernel == kernel && !a->sent &&
+		    a->end_ns == 0 && (best == NULL || a->launch < best->launch))
+			best = a;
+	}
+	return best;
+}
+
+/* The announced launch an engine record is of: same slot and claim. */
+static struct announced *
+announced_match(struct task *t, uint32_t slot, uint32_t kernel,
+    uint64_t seq)
+{
+	struct announced	*a, *best = NULL;
+	unsigned int		 i;
+
+	for (i = 0; i < TASKS_ANNOUNCED; i++) {
+		a = &t->ann[i];
+		if (a->launch == 0 || a->slot != slot || a->kernel != kernel)
+			continue;
+		if (a->seq == seq)
+			return a;
+		if (a->seq == 0 && !a->sent &&
+		    (best == NULL || a->launch < best->launch))
+			best = a;
+	}
+	return best;
+}
+
+bool
+tasks_launch_ended(struct tasks *ts, uint32_t task, uint32_t slot,
+    uint32_t kernel, uint64_t seq, uint64_t *launch, bool *send)
+{
+	struct task		*t = tasks_find(ts, task);
+	struct announced	*a;
+
+	*launch = 0;
+	*send = true;
+	if (t == NULL)
+		return false;
+	if ((a = announced_match(t, slot, kernel, seq)) == NULL) {
+		/* made on the page alone: numbered as it ends */
+		*launch = ++t->next_launch;
+		return true;
+	}
+	*launch = a->launch;
+	*send = !a->sent;
+	if (!a->sent && a->end_ns != 0)
+		t->ends_waiting--;
+	a->sent = true;
+	a->seq = seq;
+	return true;
+}
+
+void
+tasks_flush_ends(struct tasks *ts, uint64_t now, uint64_t grace_ns)
+{
+	struct task		*t;
+	struct announced	*a;
+	struct kernel		*k;
+	unsigned int		 i;
+
+	for (t = ts->list; t != NULL; t = t->next) {
+		for (i = 0; t->ends_waiting > 0 && i < TASKS_ANNOUNCED; i++) {
+			a = &t->ann[i];
+			if (a->launch == 0 || a->sent || a->end_ns == 0 ||
+			    a->end_ns + grace_ns > now)
+				continue;
+			a->sent = true;
+			t->ends_waiting--;
+			if ((k = find_kernel(t, a->kernel)) != NULL)
+				ts->hooks.kernel(ts->hooks.arg, t, k, a->launch,
+				    "end", a->end_ns);
+		}
+	}
+}
+
 int
 tasks_kernel_start(struct tasks *ts, struct task *t,
     const struct req_kernel_start *r, uint64_t now, uint64_t *launch,
@@ -809,6 +949,8 @@ tasks_kernel_start(struct tasks *ts, struct task *t,
 		return BWP_E_LIMIT;
 	}
 	*launch = ++t->next_launch;
+	if (r->has_slot)
+		announce(t, k, (uint32_t)r->slot, *launch);
 	k->launches++;
 	k->running++;
 	ts->hooks.kernel(ts->hooks.arg, t, k, *launch, "start",
@@ -821,7 +963,8 @@ int
 tasks_kernel_end(struct tasks *ts, struct task *t,
     const struct req_kernel_end *r, uint64_t now, char *err, size_t errlen)
 {
-	struct kernel	*k = find_kernel(t, r->kernel);
+	struct kernel		*k = find_kernel(t, r->kernel);
+	struct announced	*a;
 
 	if (k == NULL || (r->has_launch && (r->launch == 0 ||
 	    r->launch > t->next_launch))) {
@@ -830,8 +973,19 @@ tasks_kernel_end(struct tasks *ts, struct task *t,
 	}
 	if (k->running > 0)
 		k->running--;
-	ts->hooks.kernel(ts->hooks.arg, t, k, r->has_launch ? r->launch : 0,
-	    "end", now);
+	a = r->has_launch ? announced_find(t, r->launch) :
+	    announced_oldest(t, k->id);
+	if (a == NULL || a->kernel != k->id) {
+		ts->hooks.kernel(ts->hooks.arg, t, k,
+		    r->has_launch ? r->launch : 0, "end", now);
+		return BWP_OK;
+	}
+	/* the engine's record is the end event if the engine saw it run:
+	 * wait for it (tasks_flush_ends) */
+	if (!a->sent && a->end_ns == 0) {
+		a->end_ns = now > 0 ? now : 1;
+		t->ends_waiting++;
+	}
 	return BWP_OK;
 }
 
@@ -896,26 +1050,6 @@ tasks_lock(struct tasks *ts, struct task *t, bool lock, char *err,
 	}
 	update(ts, false);
 	return BWP_OK;
-}
-
-/*
- * One slot's header under its seqlock; false while it is rewritten.
- * *seq is the sequence it was read at.
- */
-static bool
-slot_read(const struct task *t, uint32_t slot, uint32_t *state,
-    uint32_t *kernel, uint64_t *seq)
-{
-	const struct bwshm_launch	*l = slot_of(t, slot);
-	uint64_t			s1, s2;
-
-	s1 = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
-	*state = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
-	*kernel = __atomic_load_n(&l->kernel, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	s2 = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
-	*seq = s1;
-	return !(s1 & 1) && s1 == s2;
 }
 
 /*

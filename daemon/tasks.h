@@ -47,6 +47,23 @@ struct kernel {
 						 * page (tasks_count_launches) */
 };
 
+/*
+ * A launch kernel.start announced with a progress slot, kept until its
+ * one end event is sent (doc/protocol.md section 6): the engine's record
+ * when the engine saw it run, else the client's kernel.end.
+ */
+struct announced {
+	uint64_t		launch;		/* its number; 0: unused */
+	uint64_t		seq;		/* the slot's at kernel.start;
+						 * 0: not claimed yet */
+	uint64_t		end_ns;		/* kernel.end waiting; 0: none */
+	uint32_t		kernel;
+	uint32_t		slot;
+	bool			sent;		/* its end event went out */
+};
+
+#define TASKS_ANNOUNCED		128	/* two per slot, oldest replaced */
+
 struct task {
 	struct task		*next;
 	uint32_t		id;
@@ -74,6 +91,9 @@ struct task {
 	uint64_t		dead_gen;	/* buried: gen without it */
 	uint64_t		slot_seen[BWSHM_MAX_SLOTS]; /* claims
 					 * counted, per progress slot */
+	struct announced	ann[TASKS_ANNOUNCED];
+	unsigned int		ann_next;	/* the next one replaced */
+	unsigned int		ends_waiting;	/* kernel.end for them */
 	int			lock_slot;	/* regulator lock slot, -1 */
 	uint64_t		lock_events;	/* its static budget told */
 };
@@ -174,6 +194,22 @@ bool		 tasks_none(const struct tasks *);
  */
 int		 tasks_slot_end(struct tasks *, uint32_t task, uint32_t slot,
 		    uint64_t launch_ns, uint64_t *end_ns);
+/*
+ * The engine saw a launch end (period_launch): its number and whether
+ * its end event is still to be sent.  A launch kernel.start announced
+ * gets that number; one made on the page alone the task's next.
+ * Returns false when the task is gone.
+ */
+bool		 tasks_launch_ended(struct tasks *, uint32_t task,
+		    uint32_t slot, uint32_t kernel, uint64_t seq,
+		    uint64_t *launch, bool *send);
+/*
+ * Send the end events of announced launches whose kernel.end waited
+ * grace_ns for the engine's record in vain (the engine never saw them
+ * run: too short, or the slot was never written).
+ */
+void		 tasks_flush_ends(struct tasks *, uint64_t now,
+		    uint64_t grace_ns);
 /*
  * Count the launches made on the progress pages since the last call
  * into their kernels' page_launches, from each slot's sequence word (it
