@@ -342,6 +342,8 @@ cpage_slot_claim(struct cpage_progress *p, uint32_t kernel, uint64_t stream,
 	__atomic_store_n(&l->stream, stream, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->launch_ns, launch_ns, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->nblocks, nblocks, __ATOMIC_RELAXED);
+	/* the previous launch's start must not pass for this one's */
+	__atomic_store_n(&l->gpu_start, 0, __ATOMIC_RELAXED);
 	nwords = (p->max_blocks + 63u) / 64u;
 	for (w = 0; w < nwords; w++)
 		__atomic_store_n(&l->bitmap[w], 0, __ATOMIC_RELAXED);

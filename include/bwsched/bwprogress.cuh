@@ -1,7 +1,9 @@
 /*
  * bwprogress.cuh - kernel progress for bwsched, in one line per kernel.
  *
- * Device side: end the kernel with BWPROGRESS_DONE(bitmap).  Every
+ * Device side: optionally begin the kernel with BWPROGRESS_START(bitmap)
+ * (the launch's real start, see below), and end it with
+ * BWPROGRESS_DONE(bitmap).  Every
  * thread of the block must reach it (it has a __syncthreads()); thread 0
  * then sets the block's bit in the launch's finished-block bitmap with a
  * system-scope atomic, so the daemon sees it in host memory while the
@@ -53,6 +55,38 @@ bwprogress_done(unsigned long long *bitmap)
 }
 
 #define BWPROGRESS_DONE(bitmap)	bwprogress_done(bitmap)
+
+/* The GPU's global nanosecond timer (the clock bwcuda calibrates). */
+__device__ __forceinline__ unsigned long long
+bwprogress_globaltimer(void)
+{
+	unsigned long long t;
+
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+/*
+ * Optional, first thing in the kernel: record when the launch really
+ * began, so a kernel queued behind another on its stream is not counted
+ * from its CPU launch time (doc/engine.md).  Thread 0 of every block
+ * looks; only while the word is 0 does it try the compare-and-swap, so
+ * the first block that starts stores the time and the others pay one
+ * read.  The word is the slot header's gpu_start, just before the bitmap.
+ */
+__device__ __forceinline__ void
+bwprogress_start(unsigned long long *bitmap)
+{
+	if (bitmap != NULL && threadIdx.x == 0 && threadIdx.y == 0 &&
+	    threadIdx.z == 0) {
+		unsigned long long *w = bitmap - 1;	/* BWSHM_GPU_START_WORD */
+
+		if (*(volatile unsigned long long *)w == 0)
+			atomicCAS_system(w, 0ull, bwprogress_globaltimer());
+	}
+}
+
+#define BWPROGRESS_START(bitmap)	bwprogress_start(bitmap)
 
 #endif /* __CUDACC__ */
 

@@ -63,7 +63,18 @@ struct bwshm_progress_hdr {
 	uint32_t nslots;		/* 1..BWSHM_MAX_SLOTS */
 	uint32_t slot_size;		/* bytes per slot, multiple of 64 */
 	uint32_t max_blocks;		/* bitmap capacity of every slot */
-	uint32_t pad[11];
+	/*
+	 * GPU clock calibration (additive in version 1; zero in older
+	 * clients): start_mono = gpu_start + clock_offset_ns, within
+	 * +-clock_err_ns.  clock_seq is a seqlock the client alone writes:
+	 * 0 = no offset published (the daemon counts from launch_ns), odd
+	 * while the two fields are rewritten, even and non-zero when valid;
+	 * each calibration adds 2, so it is also the offset's generation.
+	 */
+	uint32_t clock_seq;
+	int64_t	 clock_offset_ns;	/* CLOCK_MONOTONIC - %globaltimer */
+	uint64_t clock_err_ns;		/* half the tightest bracket */
+	uint32_t pad[6];
 };
 
 enum bwshm_slot_state {
@@ -82,6 +93,14 @@ enum bwshm_slot_state {
  * the launch ended and which launch that was (its launch_ns): the daemon
  * sees a launch end only at its next period, and uses end_ns for the
  * launch's record when ended_launch_ns matches.  A claim leaves both.
+ *
+ * gpu_start is the GPU's %globaltimer when the launch's first block
+ * began (0: not known yet, or the kernel does not record it): the device
+ * helper BWPROGRESS_START stores it with a compare-and-swap from 0, so the
+ * first block that starts wins.  The claim clears it with the rest of the
+ * header; like the bitmap it changes outside the seqlock.  It must stay
+ * the 8 bytes just before the bitmap: the device only has the bitmap's
+ * address and writes bitmap[-1].
  */
 struct bwshm_launch {
 	uint64_t seq;			/* odd while the header is rewritten */
@@ -93,11 +112,22 @@ struct bwshm_launch {
 	uint32_t pad0;
 	uint64_t end_ns;		/* CLOCK_MONOTONIC the last launch ended */
 	uint64_t ended_launch_ns;	/* that launch's launch_ns; 0: none */
-	uint32_t pad[2];
+	uint64_t gpu_start;		/* %globaltimer ns at the first block */
 	uint64_t bitmap[];		/* finished-block bits */
 };
 
 #define BWSHM_LAUNCH_HDR_SIZE	64
+#define BWSHM_GPU_START_WORD	(-1)	/* gpu_start as bitmap[-1] */
+
+#if !defined(__cplusplus) && defined(__STDC_VERSION__) && \
+    __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(struct bwshm_progress_hdr) == BWSHM_PROGRESS_HDR_SIZE,
+    "progress page header size");
+_Static_assert(sizeof(struct bwshm_launch) == BWSHM_LAUNCH_HDR_SIZE,
+    "launch slot header size");
+_Static_assert(__builtin_offsetof(struct bwshm_launch, gpu_start) ==
+    BWSHM_LAUNCH_HDR_SIZE - 8, "gpu_start just before the bitmap");
+#endif
 
 /* Bytes one slot needs for max_blocks blocks, rounded up to 64. */
 #define BWSHM_SLOT_SIZE(max_blocks) \

@@ -188,9 +188,13 @@ test_progress(void)
 	/* dirty slot 0's bitmap to see that a claim clears it */
 	l = cpage_slot(&p, 0);
 	l->bitmap[3] = ~0ull;
+	l->gpu_start = 777;	/* and the previous launch's GPU start */
 	s = cpage_slot_claim(&p, 42, 9, 1000, 12345, &bm);
 	CHECK(s == 0);
 	CHECK(bm == l->bitmap && bm[3] == 0);
+	CHECK(l->gpu_start == 0 && &bm[BWSHM_GPU_START_WORD] ==
+	    &l->gpu_start);
+	CHECK(hdr->clock_seq == 0);	/* no offset until calibrated */
 	CHECK(l->seq % 2 == 0 && l->seq == 2);
 	CHECK(l->state == BWSHM_SLOT_RUNNING && l->kernel == 42);
 	CHECK(l->stream == 9 && l->launch_ns == 12345 && l->nblocks == 1000);

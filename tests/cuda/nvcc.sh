@@ -16,6 +16,10 @@ for arch in 75 87; do
 		echo "sm_$arch: no system-scope atomic OR in the PTX"; exit 1; }
 	grep -q 'bar\.sync\|barrier\.sync' "$tmp/k$arch.ptx" || {
 		echo "sm_$arch: no barrier before the bit"; exit 1; }
+	# the start: %globaltimer stored with a system-scope CAS
+	grep -q 'globaltimer' "$tmp/k$arch.ptx" &&
+	grep -q 'atom\(\.global\)\{0,1\}\.sys\.cas\.b64' "$tmp/k$arch.ptx" || {
+		echo "sm_$arch: no GPU start in the PTX"; exit 1; }
 done
 "$NVCC" -I"$inc" -o "$tmp/progress_kernel" "$src" || exit 1
 "$tmp/progress_kernel" || exit 1

@@ -1,6 +1,6 @@
 /*
  * progress_kernel.cu - compiled by nvcc.sh: a kernel using
- * BWPROGRESS_DONE in 1-D and 3-D grids, and a host check of
+ * BWPROGRESS_START and BWPROGRESS_DONE in 1-D and 3-D grids, and a host check of
  * bwprogress_launch's translation from the page's host address to the
  * device address, with a fake instrumentation (no GPU needed).
  */
@@ -12,6 +12,7 @@
 __global__ void
 work(float *x, unsigned long long *progress)
 {
+	BWPROGRESS_START(progress);
 	x[threadIdx.x] *= 2.0f;
 	BWPROGRESS_DONE(progress);
 }
