@@ -39,6 +39,7 @@ struct launch {
 	struct progress_scan	scan;
 	double			prev_q;		/* SMOOTH's y(n-1), -1 none */
 	uint64_t		done_ns;	/* first wake, 0 remaining */
+	uint64_t		start_ns;	/* GPU start; 0: rec.launch_ns */
 	struct period_launch	rec;
 };
 
@@ -322,6 +323,51 @@ launch_begin(struct launch *l, const struct period_holder *h,
 	l->rec.q_max = -1;
 }
 
+/*
+ * The holder's GPU clock calibration (bwshm.h), under its seqlock;
+ * false when none is published or it is being rewritten.
+ */
+static bool
+read_gpuclock(const struct period_holder *h, struct decide_gpuclock *c)
+{
+	const struct bwshm_progress_hdr	*ph = h->pp;
+	uint32_t			s1, s2;
+
+	s1 = __atomic_load_n(&ph->clock_seq, __ATOMIC_ACQUIRE);
+	if (s1 == 0 || (s1 & 1))
+		return false;
+	c->offset_ns = __atomic_load_n(&ph->clock_offset_ns, __ATOMIC_RELAXED);
+	c->err_ns = __atomic_load_n(&ph->clock_err_ns, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	s2 = __atomic_load_n(&ph->clock_seq, __ATOMIC_RELAXED);
+	return s1 == s2;
+}
+
+/*
+ * Where the launch's remaining time counts from: its CPU launch time
+ * until the GPU start is known and passes decide_start_ns()'s bounds,
+ * then that start, kept (the device writes it once; a later value is the
+ * client's, not the GPU's).  A kernel queued behind another on its
+ * stream would otherwise look late by the time it waited.
+ */
+static void
+launch_start(struct launch *l, const struct period_holder *h,
+    const struct slot_view *v, uint64_t now)
+{
+	struct decide_gpuclock	c;
+	uint64_t		g;
+
+	if (l->start_ns != 0)
+		return;
+	g = __atomic_load_n(&v->lp->gpu_start, __ATOMIC_RELAXED);
+	if (g == 0 || !read_gpuclock(h, &c))
+		return;
+	/* read outside the seqlock: recheck() retires a reused slot */
+	g = decide_start_ns(l->rec.launch_ns, g, &c, now);
+	if (g != l->rec.launch_ns)
+		l->start_ns = g;
+}
+
 /* Every active stream of the task page must have a running slot;
  * otherwise some GPU work is uninstrumented and only Q-bar is safe. */
 static bool
@@ -388,6 +434,7 @@ collect(struct period *pe, unsigned int hi, unsigned int *n, uint64_t now)
 		}
 		if (!v->l->used)
 			launch_begin(v->l, h, v, now);
+		launch_start(v->l, h, v, now);
 		v->l->seen = true;
 		(*n)++;
 	}
@@ -407,7 +454,8 @@ fill_kernel(struct decide_kernel *dk, const struct slot_view *v)
 	dk->window = v->k->concurrency;
 	dk->qnom = v->k->q_nominal;
 	dk->bound_ns = v->k->wcet_ns;
-	dk->launch_ns = v->l->rec.launch_ns;
+	dk->launch_ns = v->l->start_ns != 0 ? v->l->start_ns :
+	    v->l->rec.launch_ns;
 	dk->prev_q = v->l->prev_q;
 	dk->scan = &v->l->scan;
 }

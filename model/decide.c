@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "budget.h"
@@ -46,6 +47,34 @@ decide_core_events(const struct decide_config *cfg, double q)
 	if (k >= 18446744073709551615.0)
 		return DECIDE_UNLIMITED - 1;
 	return (uint64_t)k;
+}
+
+/*
+ * Both bounds are what makes a client's GPU timestamp safe to use: a
+ * kernel cannot start before it was launched, nor after we saw the
+ * timestamp, so a clock that is off (or a client that lies) can move the
+ * start only inside that window, and only for its own launch.  A later
+ * start gives that launch more time and so a higher budget: the harm is
+ * to its own bound, which a lying client may forfeit.  A start out of the
+ * window is not clamped to its edge but discarded: a value past now means
+ * the clock or the page is wrong, and the CPU time is the safe choice.
+ * The uncertainty is subtracted: an earlier start is the safe side.
+ */
+uint64_t
+decide_start_ns(uint64_t launch_ns, uint64_t gpu_start,
+    const struct decide_gpuclock *clk, uint64_t seen_ns)
+{
+	int64_t		s;
+
+	if (gpu_start == 0 || clk == NULL || gpu_start > INT64_MAX ||
+	    clk->err_ns > INT64_MAX)
+		return launch_ns;
+	/* the page is the client's: any value, overflow included */
+	if (__builtin_add_overflow((int64_t)gpu_start, clk->offset_ns, &s) ||
+	    __builtin_sub_overflow(s, (int64_t)clk->err_ns, &s) || s < 0 ||
+	    (uint64_t)s < launch_ns || (uint64_t)s > seen_ns)
+		return launch_ns;
+	return (uint64_t)s;
 }
 
 /* Scan one kernel's progress and start its look-ahead track. */

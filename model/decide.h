@@ -53,7 +53,7 @@ struct decide_kernel {
 	uint32_t	 window;	/* scan window above `low`, e.g. M */
 	double		 qnom;		/* its Q-bar */
 	uint64_t	 bound_ns;	/* G(Q-bar,{Ni},0) */
-	uint64_t	 launch_ns;	/* CPU-side launch time */
+	uint64_t	 launch_ns;	/* its start: decide_start_ns() */
 	double		 prev_q;	/* last SMOOTH output; < 0: none yet */
 	struct progress_scan	*scan;	/* in/out: incremental scan state */
 	struct decide_kernel_out out;	/* written by decide() */
@@ -97,6 +97,25 @@ struct decide_output {
 	double		plan_q[DECIDE_MAX_PLAN];
 	uint64_t	plan_events[DECIDE_MAX_PLAN][DECIDE_MAX_CORES];
 };
+
+/*
+ * A GPU clock calibration the client published (bwshm.h): a CLOCK_MONOTONIC
+ * time is gpu + offset_ns, within err_ns.
+ */
+struct decide_gpuclock {
+	int64_t		offset_ns;
+	uint64_t	err_ns;
+};
+
+/*
+ * The start a launch's remaining time counts from (the decide_kernel's
+ * launch_ns): the kernel's GPU start gpu_start (0: not known) converted
+ * with clk (NULL: no calibration) and moved earlier by its uncertainty,
+ * when that lies in [launch_ns, seen_ns]; otherwise launch_ns, the CPU-side
+ * launch time.  seen_ns is when the caller read gpu_start.
+ */
+uint64_t	decide_start_ns(uint64_t launch_ns, uint64_t gpu_start,
+		    const struct decide_gpuclock *clk, uint64_t seen_ns);
 
 /* Parse "nominal", "fair", "greedy", "smooth"; -1 if unknown. */
 int		decide_policy_parse(const char *);

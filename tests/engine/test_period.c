@@ -858,6 +858,113 @@ test_progress(void)
 	period_free(pe);
 }
 
+/* The start one period's decision counted the launch in slot 0 from. */
+static uint64_t
+start_used(struct period *pe)
+{
+	struct ring_period	r;
+
+	period_run_once(pe);
+	last_record(pe, &r);
+	CHECK(r.nkernels == 1, "one kernel decided (%u)", r.nkernels);
+	return r.boundary_ns + (uint64_t)r.k[0].t_remaining_ns -
+	    kern.wcet_ns;
+}
+
+static void
+set_clock(uint32_t seq, int64_t off, uint64_t err)
+{
+	struct bwshm_progress_hdr	*h = pp;
+
+	h->clock_offset_ns = off;
+	h->clock_err_ns = err;
+	h->clock_seq = seq;
+}
+
+/*
+ * A kernel queued behind another: launched (CPU) at L, really started
+ * 4 periods later.  The GPU start counts when a calibration is
+ * published and the converted start lies in [L, now]; else L.
+ */
+static void
+test_gpu_start(void)
+{
+	struct period		*pe = engine(DECIDE_GREEDY);
+	/* the GPU's clock 5 s ahead of CLOCK_MONOTONIC */
+	const int64_t		OFF = -5000000000ll;
+	const uint64_t		L = 300 * T;
+	const uint64_t		G = L + 4 * T - OFF;	/* GPU clock */
+
+	make_page();
+	set_holder(0, 1, kern.q_nominal, true);
+	nholders = 1;
+	fake_now = L + 5 * T;
+
+	/* no GPU start, no offset: the CPU time */
+	launch(0, kern.id, NB, L);
+	CHECK(start_used(pe) == L, "no GPU start: CPU time");
+	/* a GPU start without a calibration means nothing */
+	slot(0)->gpu_start = G;
+	CHECK(start_used(pe) == L, "no offset: CPU time");
+	/* a calibration being rewritten (odd) neither */
+	set_clock(3, OFF, 20000);
+	CHECK(start_used(pe) == L, "odd clock_seq: CPU time");
+	/* valid: the real start, less the uncertainty */
+	set_clock(4, OFF, 20000);
+	CHECK(start_used(pe) == L + 4 * T - 20000, "GPU start used: %llu",
+	    (unsigned long long)(start_used(pe) - L));
+	/* kept: the device writes it once, a later value is not the GPU's */
+	slot(0)->gpu_start = G + 2 * T;
+	CHECK(start_used(pe) == L + 4 * T - 20000, "GPU start kept");
+
+	/* a new launch: the claim cleared it, the CPU time again */
+	launch(0, kern.id, NB, L);
+	slot(0)->gpu_start = 0;
+	CHECK(start_used(pe) == L, "cleared by the claim");
+	/* before the CPU launch: discarded */
+	launch(0, kern.id, NB, L);
+	slot(0)->gpu_start = L - T - OFF;
+	CHECK(start_used(pe) == L, "before launch_ns: CPU time");
+	/* in the future (a lying client, or a wrong offset): discarded */
+	launch(0, kern.id, NB, L);
+	slot(0)->gpu_start = fake_now + 10 * T - OFF;
+	CHECK(start_used(pe) == L, "in the future: CPU time");
+	/* overflowing values: discarded */
+	launch(0, kern.id, NB, L);
+	slot(0)->gpu_start = UINT64_MAX;
+	set_clock(6, INT64_MAX, 0);
+	CHECK(start_used(pe) == L, "overflow: CPU time");
+	/* the queued case end to end: more time left, a higher budget */
+	launch(0, kern.id, NB, L);
+	set_clock(8, OFF, 0);
+	slot(0)->gpu_start = 0;
+	{
+		struct ring_period	r;
+		double			q_cpu, q_gpu;
+		unsigned int		i;
+
+		/* half done: on time from its real start, late from L */
+		for (i = 0; i < NB / 2 / 64; i++)
+			slot(0)->bitmap[i] = ~0ull;
+		fake_now = L + kern.wcet_ns - 2 * T;
+		period_run_once(pe);
+		last_record(pe, &r);
+		q_cpu = r.q;
+		slot(0)->gpu_start = fake_now - 3 * T - OFF;
+		period_run_once(pe);
+		last_record(pe, &r);
+		q_gpu = r.q;
+		CHECK(q_gpu > q_cpu + 0.01, "GPU start: Q %g > CPU %g",
+		    q_gpu, q_cpu);
+	}
+	set_clock(0, 0, 0);
+	finish(0);
+	period_run_once(pe);
+	nholders = 0;
+	period_free(pe);
+	free(pp);
+}
+
 static void
 test_validation(void)
 {
@@ -933,6 +1040,7 @@ main(void)
 	test_moved();
 	test_progress();
 	test_validation();
+	test_gpu_start();
 	if (failures) {
 		fprintf(stderr, "%d failure(s)\n", failures);
 		return 1;
