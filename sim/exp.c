@@ -290,20 +290,24 @@ exp_budgets_default(struct exp_budgets_args *a)
 	a->plan_len = 1;
 	a->late_p = 0;
 	a->late_ns = 0;
+	a->queued = 1;
+	a->gpu_start = 0;
 }
 
 /* Running sums for the Q statistics. */
 struct exp_qstat {
 	double		sum, sum2;
 	uint64_t	n;
+	uint64_t	dyn;	/* above Q-bar */
 };
 
 static void
-exp_qstat_add(struct exp_qstat *q, double v)
+exp_qstat_add(struct exp_qstat *q, double v, double qbar)
 {
 	q->sum += v;
 	q->sum2 += v * v;
 	q->n++;
+	q->dyn += v > qbar + 1e-9;
 }
 
 struct exp_budgets_state {
@@ -311,11 +315,13 @@ struct exp_budgets_state {
 	struct exp_kernel	*k;
 	const struct exp_budgets_args *a;
 	struct decide_config	 dc;
-	struct progress_scan	 scan;
-	struct decide_kernel	 dk;
+	struct progress_scan	 scan[2];
+	struct decide_kernel	 dk[2];	/* [1]: the queued one */
 	struct decide_holder	 h;
+	uint64_t		*none;		/* a bitmap of no progress */
+	unsigned int		 which;		/* kernel on the GPU */
 	uint64_t		 static_ev[SIM_MAX_CORES];
-	struct exp_qstat	*qs;
+	struct exp_qstat	*qs, qs2;
 	FILE			*csv;		/* or NULL */
 	uint64_t		 launch_no;
 	uint64_t		 kinds[SIM_BUDGET_FAILSAFE + 1];
@@ -344,7 +350,8 @@ exp_budgets_decide(struct exp_budgets_state *st)
 	if (decide(&in, &out) != 0)
 		return -1;
 	if (a->policy == DECIDE_SMOOTH)
-		st->dk.prev_q = st->dk.out.q;
+		for (j = 0; j < st->h.nkernels; j++)
+			st->h.kernels[j].prev_q = st->h.kernels[j].out.q;
 	memset(&p, 0, sizeof(p));
 	p.first = in.period;
 	p.len = out.plan_len;
@@ -360,11 +367,42 @@ static void
 exp_budgets_launch(struct exp_budgets_state *st)
 {
 	struct sim	*s = st->s;
+	unsigned int	 i;
 
-	progress_scan_reset(&st->scan);
-	st->dk.launch_ns = (uint64_t)s->now;
-	st->dk.prev_q = -1;
+	for (i = 0; i < st->a->queued; i++) {
+		progress_scan_reset(&st->scan[i]);
+		st->dk[i].launch_ns = (uint64_t)s->now;
+		st->dk[i].prev_q = -1;
+		st->dk[i].bitmap = i == 0 ? s->gpu.bitmap : st->none;
+	}
+	st->h.kernels = st->dk;
+	st->h.nkernels = st->a->queued;
+	st->which = 0;
 	sim_gpu_launch(s, 1, st->static_ev);
+}
+
+/*
+ * The first kernel ended: the queued one starts on the GPU now.  Its
+ * start as the daemon would take it: the CPU launch time, or the GPU
+ * start through the same rule (the sim's GPU clock is its own, so the
+ * calibration is exact).
+ */
+static void
+exp_budgets_start_queued(struct exp_budgets_state *st)
+{
+	static const struct decide_gpuclock exact = { 0, 0 };
+	struct sim	*s = st->s;
+	struct decide_kernel *k = &st->dk[1];
+
+	sim_gpu_launch(s, 1, st->static_ev);
+	progress_scan_reset(&st->scan[1]);
+	k->bitmap = s->gpu.bitmap;
+	if (st->a->gpu_start)
+		k->launch_ns = decide_start_ns(k->launch_ns,
+		    (uint64_t)s->now, &exact, (uint64_t)s->now);
+	st->h.kernels = k;
+	st->h.nkernels = 1;
+	st->which = 1;
 }
 
 /* At each boundary: the Q that governed the period that ended, for a
@@ -378,7 +416,9 @@ exp_budgets_period(void *arg, const struct sim *s, uint64_t period)
 	if (!s->gpu.running)
 		return;
 	q = s->cur_q >= 0 ? s->cur_q : st->k->nom.q;
-	exp_qstat_add(st->qs, q);
+	exp_qstat_add(st->qs, q, st->k->nom.q);
+	if (st->which == 1)
+		exp_qstat_add(&st->qs2, q, st->k->nom.q);
 	st->kinds[s->cur_kind]++;
 	if (st->csv != NULL)
 		fprintf(st->csv, "%llu,%llu,%.0f,%.6f\n",
@@ -400,9 +440,10 @@ exp_budgets_wake(struct exp_budgets_state *st, double boundary)
 	return w > s->now ? w : s->now;
 }
 
-/* One launch: returns its response time (ns). */
-static double
-exp_budgets_one(struct exp_budgets_state *st)
+/* One launch: the response time of each kernel from its real start
+ * (ns) into rt[0..queued-1]. */
+static void
+exp_budgets_one(struct exp_budgets_state *st, double *rt)
 {
 	struct sim	*s = st->s;
 	double		 wake, next = s->next_boundary;
@@ -410,8 +451,13 @@ exp_budgets_one(struct exp_budgets_state *st)
 	exp_budgets_launch(st);
 	for (;;) {
 		wake = exp_budgets_wake(st, next);
-		if (sim_run_until(s, wake) == SIM_RUN_KERNEL_DONE)
-			break;
+		if (sim_run_until(s, wake) == SIM_RUN_KERNEL_DONE) {
+			rt[st->which] = s->gpu.finish - s->gpu.launch;
+			if (st->which + 1 >= st->a->queued)
+				break;
+			exp_budgets_start_queued(st);
+			continue;
+		}
 		if (exp_budgets_decide(st) < 0)
 			break;
 		/* the next decision is for the period after this plan's
@@ -420,7 +466,6 @@ exp_budgets_one(struct exp_budgets_state *st)
 		if (next - (double)st->a->lead_ns <= s->now)
 			next = s->next_boundary;
 	}
-	return s->gpu.finish - s->gpu.launch;
 }
 
 static double
@@ -480,18 +525,19 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 {
 	struct sim_config cfg;
 	struct exp_budgets_state st;
-	struct exp_qstat qs = { 0, 0, 0 };
+	struct exp_qstat qs = { 0, 0, 0, 0 };
 	struct exp_kernel *k = NULL;
 	struct sim	*s = NULL;
-	double		 rt, ratio, ev = 0, tsum = 0, rsum = 0, e0, r0, c0;
-	double		 run = 0, cpu = 0;
-	uint64_t	 n;
-	unsigned int	 i;
+	double		 rt[2], ratio, ev = 0, tsum = 0, rsum = 0, e0, r0, c0;
+	double		 run = 0, cpu = 0, t2sum = 0;
+	uint64_t	 n, nk;
+	unsigned int	 i, j;
 	int		 rc = -ENOMEM;
 
 	if (a->profile == NULL || a->launches < 1 || a->ncores < 1 ||
 	    a->ncores > SIM_MAX_CORES || a->lead_ns < 1 ||
 	    a->plan_len < 1 || a->plan_len > SIM_PLAN_MAX ||
+	    a->queued < 1 || a->queued > 2 ||
 	    !(a->late_p >= 0 && a->late_p <= 1) ||
 	    !(a->bwmax_events > 0) || !(a->overhead_events >= 0) ||
 	    !(a->smooth_a > 0 && a->smooth_a <= 1) || !(a->rho >= 0) ||
@@ -535,18 +581,23 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	st.dc.smooth_a = a->smooth_a;
 	for (i = 0; i < cfg.ncores; i++)
 		st.static_ev[i] = decide_core_events(&st.dc, k->nom.q);
-	st.dk.wk = &k->wk;
-	st.dk.pt = &k->pt;
-	st.dk.bitmap = s->gpu.bitmap;
-	st.dk.nwords = s->gpu.nwords;
-	st.dk.window = k->wk.m;
-	st.dk.qnom = k->nom.q;
-	st.dk.bound_ns = k->nom.wcet;
-	st.dk.scan = &st.scan;
+	rc = -ENOMEM;
+	if ((st.none = calloc(s->gpu.nwords, sizeof(*st.none))) == NULL)
+		goto out;
+	for (j = 0; j < 2; j++) {
+		st.dk[j].wk = &k->wk;
+		st.dk[j].pt = &k->pt;
+		st.dk[j].bitmap = s->gpu.bitmap;
+		st.dk[j].nwords = s->gpu.nwords;
+		st.dk[j].window = k->wk.m;
+		st.dk[j].qnom = k->nom.q;
+		st.dk[j].bound_ns = k->nom.wcet;
+		st.dk[j].scan = &st.scan[j];
+	}
 	st.h.qbar = k->nom.q;
 	st.h.has_progress = 1;
 	st.h.nkernels = 1;
-	st.h.kernels = &st.dk;
+	st.h.kernels = st.dk;
 	if (csv != NULL)
 		fprintf(csv, "launch,period,since_launch_ns,q\n");
 	o->max_ratio = 0;
@@ -560,24 +611,34 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 		st.launch_no = n;
 		st.csv = a->csv_launches == 0 || n < a->csv_launches ? csv :
 		    NULL;
-		rt = exp_budgets_one(&st);
+		exp_budgets_one(&st, rt);
 		ev += exp_be_events(s) - e0;
 		run += exp_be_runtime(s, NULL) - r0;
 		cpu += exp_be_runtime(s, "cpu") - c0;
-		ratio = rt / (double)k->nom.wcet;
-		if (rt > (double)k->nom.wcet)
-			o->over_bound++;
-		if (ratio > o->max_ratio)
-			o->max_ratio = ratio;
-		tsum += rt;
-		rsum += ratio;
+		for (j = 0; j < a->queued; j++) {
+			ratio = rt[j] / (double)k->nom.wcet;
+			if (rt[j] > (double)k->nom.wcet)
+				o->over_bound++;
+			if (ratio > o->max_ratio)
+				o->max_ratio = ratio;
+			tsum += rt[j];
+			rsum += ratio;
+		}
+		if (a->queued == 2)
+			t2sum += rt[1];
 	}
-	o->launches = a->launches;
+	nk = a->launches * a->queued;
+	o->launches = nk;
 	o->be_events = ev / (double)a->launches;
 	o->be_run_ns = run / (double)a->launches;
 	o->cpu_run_ns = cpu / (double)a->launches;
-	o->mean_ns = tsum / (double)a->launches;
-	o->mean_ratio = rsum / (double)a->launches;
+	o->mean_ns = tsum / (double)nk;
+	o->mean_ratio = rsum / (double)nk;
+	o->dyn_periods = qs.dyn;
+	o->periods2 = st.qs2.n;
+	o->dyn_periods2 = st.qs2.dyn;
+	o->q2_mean = st.qs2.n > 0 ? st.qs2.sum / (double)st.qs2.n : 0;
+	o->mean2_ns = a->queued == 2 ? t2sum / (double)a->launches : 0;
 	o->q_mean = qs.sum / (double)qs.n;
 	o->q_std = sqrt(fmax(0, qs.sum2 / (double)qs.n -
 	    o->q_mean * o->q_mean));
@@ -592,6 +653,7 @@ exp_budgets(const struct exp_budgets_args *a, FILE *csv,
 	    st.kinds[SIM_BUDGET_FAILSAFE];
 	rc = 0;
 out:
+	free(st.none);
 	if (s != NULL)
 		sim_free(s);
 	free(s);

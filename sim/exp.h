@@ -88,10 +88,19 @@ struct exp_budgets_args {
 	unsigned int	plan_len;
 	double		late_p;
 	uint64_t	late_ns;
+	/*
+	 * Kernels per launch queued on one stream (1 or 2): with 2 the
+	 * second is launched from the CPU with the first and starts when
+	 * it ends; the daemon sees both slots all along.  gpu_start: count
+	 * the second from its real start once it has begun (the progress
+	 * page's GPU start), else from the CPU launch time.
+	 */
+	unsigned int	queued;
+	int		gpu_start;
 };
 struct exp_budgets_result {
-	uint64_t	launches;
-	uint64_t	over_bound;
+	uint64_t	launches;	/* kernels: launches * queued */
+	uint64_t	over_bound;	/* from each kernel's real start */
 	double		max_ratio;	/* actual / bound */
 	double		mean_ratio;
 	double		be_events;	/* per launch, while the kernel runs */
@@ -110,6 +119,13 @@ struct exp_budgets_result {
 	uint64_t	plan_first;
 	uint64_t	plan_ahead;
 	uint64_t	static_periods;
+	/* periods with Q above Q-bar (a dynamic budget), all kernels */
+	uint64_t	dyn_periods;
+	/* queued == 2: the second kernel's periods, once it runs */
+	uint64_t	periods2;
+	uint64_t	dyn_periods2;
+	double		q2_mean;
+	double		mean2_ns;	/* its response time from its start */
 };
 void	exp_budgets_default(struct exp_budgets_args *);
 /* -EINVAL on a bad profile/arguments, -ENOMEM. */

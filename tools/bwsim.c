@@ -466,6 +466,20 @@ bwsim_budgets_args(int argc, char **argv, struct exp_budgets_args *a,
 		} else if (strcmp(argv[i], "--be") == 0) {
 			if (bwsim_be(argv[++i], a) < 0)
 				return 2;
+		} else if (strcmp(argv[i], "--queued") == 0) {
+			if (bwsim_u64("--queued", argv[++i], 1, 2, &v))
+				return 2;
+			a->queued = (unsigned int)v;
+		} else if (strcmp(argv[i], "--start") == 0) {
+			if (++i < argc && strcmp(argv[i], "cpu") == 0)
+				a->gpu_start = 0;
+			else if (i < argc && strcmp(argv[i], "gpu") == 0)
+				a->gpu_start = 1;
+			else {
+				fprintf(stderr, "bwsim budgets: --start "
+				    "cpu|gpu\n");
+				return 2;
+			}
 		} else if (strcmp(argv[i], "--speed") == 0) {
 			if (++i < argc && strcmp(argv[i], "linear") == 0)
 				a->speed = SIM_SPEED_LINEAR;
@@ -511,6 +525,16 @@ bwsim_budgets_print(const struct exp_budgets_args *a,
 		    (unsigned long long)r->plan_first,
 		    (unsigned long long)r->plan_ahead,
 		    (unsigned long long)r->static_periods);
+		printf("  periods above Q-bar: %.1f %%\n", r->periods > 0 ?
+		    100.0 * (double)r->dyn_periods / (double)r->periods : 0);
+		if (a->queued == 2)
+			printf("  queued kernel (start %s): %llu periods, "
+			    "%.1f %% above Q-bar, mean Q %.4f, mean time "
+			    "%.3f ms\n", a->gpu_start ? "gpu" : "cpu",
+			    (unsigned long long)r->periods2, r->periods2 > 0 ?
+			    100.0 * (double)r->dyn_periods2 /
+			    (double)r->periods2 : 0, r->q2_mean,
+			    r->mean2_ns / 1e6);
 		return;
 	}
 	jsonw_init(&j, stdout);
@@ -548,6 +572,20 @@ bwsim_budgets_print(const struct exp_budgets_args *a,
 	jsonw_uint(&j, r->plan_ahead);
 	jsonw_key(&j, "static_periods");
 	jsonw_uint(&j, r->static_periods);
+	jsonw_key(&j, "dyn_periods");
+	jsonw_uint(&j, r->dyn_periods);
+	if (a->queued == 2) {
+		jsonw_key(&j, "start");
+		jsonw_str(&j, a->gpu_start ? "gpu" : "cpu");
+		jsonw_key(&j, "periods2");
+		jsonw_uint(&j, r->periods2);
+		jsonw_key(&j, "dyn_periods2");
+		jsonw_uint(&j, r->dyn_periods2);
+		jsonw_key(&j, "q2_mean");
+		jsonw_double(&j, r->q2_mean);
+		jsonw_key(&j, "mean2_ns");
+		jsonw_double(&j, r->mean2_ns);
+	}
 	jsonw_obj_end(&j);
 	jsonw_end(&j);
 }

@@ -187,6 +187,40 @@ test_histo(struct profile *p)
 	free(f);
 }
 
+/*
+ * Two kernels queued on one stream: counted from its real start the
+ * second gets dynamic budgets, from its CPU launch it looks late by the
+ * first's run; neither mode lets a kernel exceed its bound.
+ */
+static void
+test_queued(const struct profile *p)
+{
+	struct exp_budgets_args	a;
+	struct exp_budgets_result cpu, gpu;
+
+	exp_budgets_default(&a);
+	a.profile = p;
+	a.policy = DECIDE_GREEDY;
+	a.launches = 20;
+	a.seed = 5;
+	a.queued = 2;
+	OK(exp_budgets(&a, NULL, &cpu) == 0);
+	a.gpu_start = 1;
+	OK(exp_budgets(&a, NULL, &gpu) == 0);
+	OK(cpu.launches == 40 && gpu.launches == 40);
+	OK(cpu.over_bound == 0 && gpu.over_bound == 0);
+	OK(gpu.max_ratio <= 1);
+	OK(cpu.periods2 > 0 && gpu.periods2 > 0);
+	OK((double)gpu.dyn_periods2 / (double)gpu.periods2 >=
+	    (double)cpu.dyn_periods2 / (double)cpu.periods2);
+	/* and by a margin: the second kernel is no longer "late" */
+	OK((double)gpu.dyn_periods2 / (double)gpu.periods2 > 0.5);
+	OK(gpu.q2_mean > cpu.q2_mean + 0.02);
+	OK(gpu.be_events > cpu.be_events);
+	a.queued = 3;
+	OK(exp_budgets(&a, NULL, &gpu) == -EINVAL);
+}
+
 int
 main(void)
 {
@@ -197,6 +231,7 @@ main(void)
 	test_throttle();
 	test_budgets(p);
 	test_be_kinds(p);
+	test_queued(p);
 	test_protect();
 	free(p);
 	return TAP_DONE();
