@@ -8,7 +8,8 @@ pkglib_LTLIBRARIES += client/cuda/libbwcuda.la
 client_cuda_libbwcuda_la_SOURCES = \
 	client/cuda/state.c client/cuda/state.h \
 	client/cuda/sink.c client/cuda/sink.h client/cuda/dl.c \
-	client/cuda/interpose.c client/cuda/interpose.h
+	client/cuda/interpose.c client/cuda/interpose.h \
+	client/cuda/gpuclock.c client/cuda/gpuclock.h
 client_cuda_libbwcuda_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DBWCUDA_LIBDIR='"$(libdir)"'
 client_cuda_libbwcuda_la_LDFLAGS = $(AM_LDFLAGS) -avoid-version
@@ -47,9 +48,14 @@ tests_cuda_libfakecudart_la_LDFLAGS = $(AM_LDFLAGS) -avoid-version \
 	-rpath $(abs_builddir)
 tests_cuda_libfakecudart_la_LIBADD = -ldl
 
-check_PROGRAMS += tests/cuda/t_state tests/cuda/t_interpose
+check_PROGRAMS += tests/cuda/t_state tests/cuda/t_interpose \
+	tests/cuda/t_gpuclock
+tests_cuda_t_gpuclock_SOURCES = tests/cuda/t_gpuclock.c \
+	client/cuda/gpuclock.c
+tests_cuda_t_gpuclock_LDADD = tests/cuda/libfakecuda.la -ldl
+tests_cuda_t_gpuclock_LDFLAGS = $(AM_LDFLAGS) -no-install
 tests_cuda_t_state_SOURCES = tests/cuda/t_state.c client/cuda/state.c \
-	client/cuda/sink.c client/cuda/dl.c
+	client/cuda/sink.c client/cuda/dl.c client/cuda/gpuclock.c
 tests_cuda_t_state_LDADD = -ldl
 tests_cuda_t_interpose_SOURCES = tests/cuda/t_interpose.c
 tests_cuda_t_interpose_LDADD = tests/cuda/libfakecudart.la \
@@ -59,7 +65,7 @@ tests_cuda_t_interpose_LDFLAGS = $(AM_LDFLAGS) -no-install
 cuda_sh_tests = tests/cuda/interpose.sh tests/cuda/absent.sh \
 	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh \
 	tests/cuda/live.sh
-TESTS += tests/cuda/t_state $(cuda_sh_tests)
+TESTS += tests/cuda/t_state tests/cuda/t_gpuclock $(cuda_sh_tests)
 dist_check_SCRIPTS += $(cuda_sh_tests) tests/cuda/env.sh
 EXTRA_DIST += tests/cuda/progress_kernel.cu
 

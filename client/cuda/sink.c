@@ -16,6 +16,7 @@
 #include <bwsched/bwclient.h>
 #include <bwsched/bwshm.h>
 
+#include "gpuclock.h"
 #include "green.h"
 #include "sink.h"
 
@@ -688,6 +689,7 @@ BWCUDA_EXPORT void *bwcuda_client(void);
 BWCUDA_EXPORT void *bwcuda_progress_page(size_t *size);
 BWCUDA_EXPORT int bwcuda_progress_launch(const char *kernel, uint64_t stream,
     int ptds, uint64_t **bitmap);
+BWCUDA_EXPORT int bwcuda_gpu_clock(void);
 
 void *
 bwcuda_client(void)
@@ -703,6 +705,36 @@ bwcuda_progress_page(size_t *size)
 	struct bwcuda_state *st = bwcuda_global();
 
 	return st->sink.ops->progress_page(st->sink.ctx, size);
+}
+
+static void *
+gpu_clock_sym(const char *name)
+{
+	void	*h = bwcuda_driver_handle();
+
+	/* the driver's own entry points: the calibration is no launch of
+	 * the application's, and the interposer must not see it */
+	return h != NULL ? bwcuda_real_dlsym(h, name) : NULL;
+}
+
+/*
+ * Calibrate the GPU clock on the calling thread's current context and
+ * publish the offset in the progress page (gpuclock.h).  0, or -1 with
+ * nothing published (no page, no driver, a failing read): the daemon then
+ * counts launches from their CPU launch time, as without it.
+ */
+int
+bwcuda_gpu_clock(void)
+{
+	struct gpuclock_result	r;
+	size_t			sz = 0;
+	void			*p = bwcuda_progress_page(&sz);
+
+	if (p == NULL || sz < BWSHM_PROGRESS_HDR_SIZE ||
+	    gpuclock_driver(gpu_clock_sym, GPUCLOCK_ROUNDS, &r) < 0)
+		return -1;
+	gpuclock_publish(p, &r);
+	return 0;
 }
 
 int

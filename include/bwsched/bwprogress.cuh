@@ -123,6 +123,7 @@ bwprogress_init(void)
 {
 	struct bwprogress_state *s = bwprogress_state_();
 	void *(*page)(size_t *);
+	int (*clock)(void);
 	void *dev = NULL;
 	cudaError_t e;
 
@@ -147,6 +148,11 @@ bwprogress_init(void)
 	}
 	s->dev = (char *)dev;
 	s->ready = 1;
+	/* the GPU clock's offset, for the kernels' BWPROGRESS_START; an
+	 * older libbwcuda, or a failure, leaves the CPU launch time */
+	clock = (int (*)(void))dlsym(RTLD_DEFAULT, "bwcuda_gpu_clock");
+	if (clock != NULL)
+		(void)clock();
 	return 0;
 }
 

@@ -135,6 +135,16 @@ CUresult cuDevResourceGenerateDesc(void **, fake_resource *, unsigned);
 CUresult cuGreenCtxCreate(void **, void *, int, unsigned);
 CUresult cuGreenCtxStreamCreate(CUstream *, void *, unsigned, int);
 
+/* modules and mapped host memory, for client/cuda/gpuclock.c */
+CUresult cuModuleLoadData(void **, const void *);
+CUresult cuModuleUnload(void *);
+CUresult cuModuleGetFunction(CUfunction *, void *, const char *);
+CUresult cuMemHostAlloc(void **, size_t, unsigned);
+CUresult cuMemFreeHost(void *);
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *, void *, unsigned);
+/* the fake %globaltimer: CLOCK_MONOTONIC + offset ns */
+void	fakecuda_set_globaltimer(int64_t offset);
+
 /* fakecuda.c: a function every kernel launch calls, as CUPTI would */
 void	fakecuda_set_launch_hook(void (*)(CUstream));
 

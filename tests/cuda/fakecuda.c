@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fake.h"
@@ -100,15 +101,88 @@ fakecuda_set_launch_hook(void (*hook)(CUstream))
 	launch_hook = hook;
 }
 
+/*
+ * Modules: any image loads; its one function, whatever its name, is
+ * the timer kernel of client/cuda/gpuclock.c: it stores the fake
+ * %globaltimer, CLOCK_MONOTONIC plus fakecuda_set_globaltimer's offset,
+ * at its first parameter.  Host memory is its own device mapping.
+ */
+static int64_t	gt_offset;
+static char	fake_module, fake_timer_fn;
+
+void
+fakecuda_set_globaltimer(int64_t offset)
+{
+	gt_offset = offset;
+}
+
+static void
+timer_kernel(void **p)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	**(uint64_t **)p[0] = (uint64_t)((int64_t)ts.tv_sec * 1000000000ll +
+	    ts.tv_nsec + gt_offset);
+}
+
+CUresult
+cuModuleLoadData(void **m, const void *image)
+{
+	*m = image != NULL ? &fake_module : NULL;
+	return rec("cuModuleLoadData", NULL);
+}
+
+CUresult
+cuModuleUnload(void *m)
+{
+	return rec("cuModuleUnload", m);
+}
+
+CUresult
+cuModuleGetFunction(CUfunction *f, void *m, const char *name)
+{
+	(void)name;
+	*f = m == &fake_module ? &fake_timer_fn : NULL;
+	return rec("cuModuleGetFunction", NULL);
+}
+
+CUresult
+cuMemHostAlloc(void **pp, size_t n, unsigned flags)
+{
+	(void)flags;
+	if (fakecuda_failing("cuMemHostAlloc"))
+		return CUDA_ERROR_UNKNOWN;
+	*pp = calloc(1, n);
+	return *pp != NULL ? rec("cuMemHostAlloc", NULL) : 2;
+}
+
+CUresult
+cuMemFreeHost(void *p)
+{
+	free(p);
+	return rec("cuMemFreeHost", NULL);
+}
+
+CUresult
+cuMemHostGetDevicePointer_v2(CUdeviceptr *d, void *p, unsigned flags)
+{
+	(void)flags;
+	*d = (CUdeviceptr)(uintptr_t)p;
+	return rec("cuMemHostGetDevicePointer_v2", NULL);
+}
+
 #define LAUNCH(name) \
 CUresult name(CUfunction f, unsigned gx, unsigned gy, unsigned gz, \
     unsigned bx, unsigned by, unsigned bz, unsigned shm, CUstream s, \
     void **p, void **x) \
 { \
-	(void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; \
-	(void)bz; (void)shm; (void)p; (void)x; \
+	(void)gx; (void)gy; (void)gz; (void)bx; (void)by; \
+	(void)bz; (void)shm; (void)x; \
 	if (launch_hook != NULL) \
 		launch_hook(s); \
+	if (f == &fake_timer_fn && !fakecuda_failing(#name)) \
+		timer_kernel(p); \
 	return rec(#name, s); \
 }
 LAUNCH(cuLaunchKernel)
