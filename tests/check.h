@@ -17,4 +17,18 @@ static int failures;
 	}								\
 } while (0)
 
+/*
+ * CHECKM(cond, fmt, ...): the same, with a message of the test's own
+ * where the condition alone would not say which case failed (tables,
+ * loops, several checks on one line).
+ */
+#define CHECKM(cond, ...) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);	\
+		fprintf(stderr, __VA_ARGS__);				\
+		fputc('\n', stderr);					\
+		failures++;						\
+	}								\
+} while (0)
+
 #endif /* TESTS_CHECK_H */

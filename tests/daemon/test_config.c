@@ -10,11 +10,7 @@
 
 #include "conf.h"
 
-static int	failures;
-
-#define CHECK(c, ...) do { if (!(c)) { failures++;			\
-	fprintf(stderr, "FAIL line %d: ", __LINE__);			\
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#include "../check.h"
 
 static int
 parse(const char *text, struct config *c, char *err)
@@ -60,33 +56,33 @@ good(void)
 	    "event_config = 0x17\n"
 	    "period_thread_cpu = 1\r\n";
 
-	CHECK(parse(text, &c, err) == 0, "good file: %s", err);
-	CHECK(strcmp(c.socket, "/tmp/x.sock") == 0, "socket");
-	CHECK(strcmp(c.group, "wheel") == 0, "group");
-	CHECK(strcmp(c.admin_group, "adm") == 0, "admin_group");
-	CHECK(c.event_type == 4 && c.event_config == 0x17, "event type/config");
-	CHECK(strcmp(c.device, "/dev/bwreg") == 0, "device default");
-	CHECK(c.period_ns == 2000000 && c.lead_ns == 100000, "period/lead");
-	CHECK(c.policy == POLICY_SMOOTH, "policy");
-	CHECK(c.ncores == 4 && c.cores[0] == 0 && c.cores[1] == 2 &&
+	CHECKM(parse(text, &c, err) == 0, "good file: %s", err);
+	CHECKM(strcmp(c.socket, "/tmp/x.sock") == 0, "socket");
+	CHECKM(strcmp(c.group, "wheel") == 0, "group");
+	CHECKM(strcmp(c.admin_group, "adm") == 0, "admin_group");
+	CHECKM(c.event_type == 4 && c.event_config == 0x17, "event type/config");
+	CHECKM(strcmp(c.device, "/dev/bwreg") == 0, "device default");
+	CHECKM(c.period_ns == 2000000 && c.lead_ns == 100000, "period/lead");
+	CHECKM(c.policy == POLICY_SMOOTH, "policy");
+	CHECKM(c.ncores == 4 && c.cores[0] == 0 && c.cores[1] == 2 &&
 	    c.cores[3] == 4, "be_cores");
-	CHECK(c.rho == 3 && c.failsafe_q == 0.05 && c.smooth_a == 0.5,
+	CHECKM(c.rho == 3 && c.failsafe_q == 0.05 && c.smooth_a == 0.5,
 	    "doubles");
-	CHECK(c.max_output_bytes == 131072 && c.max_tasks == 4, "limits");
-	CHECK(c.log_level == LOG_L_DEBUG, "log_level");
-	CHECK(c.period_thread_priority == 80 && c.period_thread_cpu == 1,
+	CHECKM(c.max_output_bytes == 131072 && c.max_tasks == 4, "limits");
+	CHECKM(c.log_level == LOG_L_DEBUG, "log_level");
+	CHECKM(c.period_thread_priority == 80 && c.period_thread_cpu == 1,
 	    "period thread");
-	CHECK(config_get(&c, "be_cores", &v) == 0 &&
+	CHECKM(config_get(&c, "be_cores", &v) == 0 &&
 	    strcmp(v.s, "0,2-4") == 0, "be_cores text %s", v.s);
-	CHECK(config_get(&c, "period_thread_cpu", &v) == 0 &&
+	CHECKM(config_get(&c, "period_thread_cpu", &v) == 0 &&
 	    v.type == CONFIG_T_INT && v.i == 1, "get int");
-	CHECK(config_get(&c, "nosuch", &v) < 0, "get unknown");
-	CHECK(parse("period_thread_cpu = none\n", &c, err) == 0 &&
+	CHECKM(config_get(&c, "nosuch", &v) < 0, "get unknown");
+	CHECKM(parse("period_thread_cpu = none\n", &c, err) == 0 &&
 	    c.period_thread_cpu == -1, "cpu none");
-	CHECK(parse("", &c, err) == 0, "empty file");
-	CHECK(parse("gpu_sms = 68\ngpu_sm_granule = 2\n", &c, err) == 0 &&
+	CHECKM(parse("", &c, err) == 0, "empty file");
+	CHECKM(parse("gpu_sms = 68\ngpu_sm_granule = 2\n", &c, err) == 0 &&
 	    c.gpu_sms == 68 && c.gpu_sm_granule == 2, "gpu keys");
-	CHECK(parse("gpu_sm_granule = 8\n", &c, err) == 0, "granule alone");
+	CHECKM(parse("gpu_sm_granule = 8\n", &c, err) == 0, "granule alone");
 }
 
 static void
@@ -128,13 +124,13 @@ bad(void)
 	size_t		i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		CHECK(parse(cases[i].text, &c, err) < 0, "case %zu accepted",
+		CHECKM(parse(cases[i].text, &c, err) < 0, "case %zu accepted",
 		    i);
-		CHECK(strstr(err, cases[i].want) != NULL,
+		CHECKM(strstr(err, cases[i].want) != NULL,
 		    "case %zu: error \"%s\" lacks \"%s\"", i, err,
 		    cases[i].want);
 	}
-	CHECK(config_parse(&c, "a\0b", 3, "t.conf", err, sizeof(err)) < 0 &&
+	CHECKM(config_parse(&c, "a\0b", 3, "t.conf", err, sizeof(err)) < 0 &&
 	    strstr(err, "NUL") != NULL, "NUL byte");
 }
 
@@ -148,46 +144,46 @@ runtime(void)
 	char		err[CONFIG_ERR_MAX];
 
 	config_defaults(&c);
-	CHECK(config_set(&c, "policy", "fair", true, err, sizeof(err)) == 0 &&
+	CHECKM(config_set(&c, "policy", "fair", true, err, sizeof(err)) == 0 &&
 	    c.policy == POLICY_FAIR, "set policy");
-	CHECK(config_set(&c, "period_ns", "2000000", true, err,
+	CHECKM(config_set(&c, "period_ns", "2000000", true, err,
 	    sizeof(err)) < 0 && strstr(err, "not settable") != NULL,
 	    "period_ns not settable");
-	CHECK(config_set(&c, "failsafe_q", "1.5", true, err, sizeof(err)) < 0,
+	CHECKM(config_set(&c, "failsafe_q", "1.5", true, err, sizeof(err)) < 0,
 	    "failsafe_q range");
-	CHECK(config_load(&c, "/nonexistent/bwsched.conf", true, err,
+	CHECKM(config_load(&c, "/nonexistent/bwsched.conf", true, err,
 	    sizeof(err)) == 0, "missing optional file");
-	CHECK(config_load(&c, "/nonexistent/bwsched.conf", false, err,
+	CHECKM(config_load(&c, "/nonexistent/bwsched.conf", false, err,
 	    sizeof(err)) < 0, "missing -c file");
 	/* the daemon writes there as root: only the file may say where */
-	CHECK(config_set(&c, "metrics_dir", "/tmp", true, err,
+	CHECKM(config_set(&c, "metrics_dir", "/tmp", true, err,
 	    sizeof(err)) < 0 && strstr(err, "not settable") != NULL,
 	    "metrics_dir not settable at run time");
-	CHECK(config_set(&c, "metrics_dir", "/var/lib/node-exporter", false,
+	CHECKM(config_set(&c, "metrics_dir", "/var/lib/node-exporter", false,
 	    err, sizeof(err)) == 0 && strcmp(c.metrics_dir,
 	    "/var/lib/node-exporter") == 0, "metrics_dir from the file");
-	CHECK(config_set(&c, "metrics_interval_ns", "1000", true, err,
+	CHECKM(config_set(&c, "metrics_interval_ns", "1000", true, err,
 	    sizeof(err)) < 0, "metrics_interval_ns below 0.1 s");
-	CHECK(c.metrics_interval_ns == 15000000000ull,
+	CHECKM(c.metrics_interval_ns == 15000000000ull,
 	    "metrics_interval_ns default");
-	CHECK(config_nkeys() == 35, "35 keys, got %u", config_nkeys());
+	CHECKM(config_nkeys() == 35, "35 keys, got %u", config_nkeys());
 	/* the look-ahead keys */
 	config_defaults(&c);
-	CHECK(c.lookahead == CONFIG_DEFAULT_LOOKAHEAD &&
+	CHECKM(c.lookahead == CONFIG_DEFAULT_LOOKAHEAD &&
 	    c.dynamic_share_warn == 0.9, "look-ahead defaults");
-	CHECK(config_set(&c, "lookahead", "17", false, err, sizeof(err)) < 0,
+	CHECKM(config_set(&c, "lookahead", "17", false, err, sizeof(err)) < 0,
 	    "lookahead above the plan size");
-	CHECK(config_set(&c, "lookahead", "0", false, err, sizeof(err)) < 0,
+	CHECKM(config_set(&c, "lookahead", "0", false, err, sizeof(err)) < 0,
 	    "lookahead 0");
-	CHECK(config_parse(&c, lead1, strlen(lead1), "t", err,
+	CHECKM(config_parse(&c, lead1, strlen(lead1), "t", err,
 	    sizeof(err)) < 0 && strstr(err, "lead_max_ns") != NULL,
 	    "lead_max_ns beyond the period: %s", err);
 	config_defaults(&c);
-	CHECK(config_parse(&c, lead2, strlen(lead2), "t", err,
+	CHECKM(config_parse(&c, lead2, strlen(lead2), "t", err,
 	    sizeof(err)) < 0 && strstr(err, "lead_max_ns") != NULL,
 	    "lead range upside down: %s", err);
 	config_defaults(&c);
-	CHECK(config_set(&c, "dynamic_share_warn", "0.5", true, err,
+	CHECKM(config_set(&c, "dynamic_share_warn", "0.5", true, err,
 	    sizeof(err)) == 0 && c.dynamic_share_warn == 0.5,
 	    "dynamic_share_warn settable");
 }
@@ -210,15 +206,15 @@ equal(void)
 		memset(&b, 0x55, sizeof(b));
 		config_get(&c1, keys[i], &a);
 		config_get(&c2, keys[i], &b);
-		CHECK(config_value_equal(&a, &b), "%s equal", keys[i]);
+		CHECKM(config_value_equal(&a, &b), "%s equal", keys[i]);
 	}
-	CHECK(config_set(&c2, "smooth_a", "0.5", true, err, sizeof(err)) == 0,
+	CHECKM(config_set(&c2, "smooth_a", "0.5", true, err, sizeof(err)) == 0,
 	    "set smooth_a");
 	config_get(&c1, "smooth_a", &a);
 	config_get(&c2, "smooth_a", &b);
-	CHECK(!config_value_equal(&a, &b), "smooth_a differs");
+	CHECKM(!config_value_equal(&a, &b), "smooth_a differs");
 	config_get(&c1, "period_ns", &b);
-	CHECK(!config_value_equal(&a, &b), "types differ");
+	CHECKM(!config_value_equal(&a, &b), "types differ");
 }
 
 /* A file of the source tree, NUL-terminated; NULL if unreadable. */
@@ -321,7 +317,7 @@ spec(void)
 	const char		*k;
 	int			 s, f, n, rt;
 
-	CHECK(proto != NULL && man != NULL, "cannot read the specs");
+	CHECKM(proto != NULL && man != NULL, "cannot read the specs");
 	if (proto == NULL || man == NULL)
 		return;
 	for (i = 0; proto[i] != '\0'; i++)	/* lines wrap anywhere */
@@ -334,18 +330,18 @@ spec(void)
 		s = listed(proto, "strings for", "floats for", k);
 		f = listed(proto, "floats for", "signed ints for", k);
 		n = listed(proto, "signed ints for", "uints for the", k);
-		CHECK(s == (v.type == CONFIG_T_STR) &&
+		CHECKM(s == (v.type == CONFIG_T_STR) &&
 		    f == (v.type == CONFIG_T_DOUBLE) &&
 		    n == (v.type == CONFIG_T_INT), "protocol.md get: type of "
 		    "%s (str %d float %d int %d, is %d)", k, s, f, n, v.type);
 		rt = settable(proto, k);
-		CHECK(rt == config_key_runtime(i), "protocol.md set: %s is%s "
+		CHECKM(rt == config_key_runtime(i), "protocol.md set: %s is%s "
 		    "settable at run time", k, config_key_runtime(i) ? "" :
 		    " not");
-		CHECK(man_entry(man, k, line, sizeof(line)) != NULL,
+		CHECKM(man_entry(man, k, line, sizeof(line)) != NULL,
 		    "bwsched.conf.5: no entry for %s", k);
 		if (man_entry(man, k, line, sizeof(line)) != NULL)
-			CHECK((strstr(line, "(run time)") != NULL) ==
+			CHECKM((strstr(line, "(run time)") != NULL) ==
 			    config_key_runtime(i), "bwsched.conf.5: %s is%s "
 			    "settable at run time", k,
 			    config_key_runtime(i) ? "" : " not");

@@ -19,11 +19,7 @@
 #include "validate.h"
 #include "wire.h"
 
-static int	failures;
-
-#define CHECK(c, ...) do { if (!(c)) { failures++;			\
-	fprintf(stderr, "FAIL line %d: ", __LINE__);			\
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#include "../check.h"
 
 #define KREG(extra) "{\"v\":1,\"id\":3,\"op\":\"kernel.register\"," \
 	"\"name\":\"k\",\"blocks\":100,\"concurrency\":10," extra "}"
@@ -174,16 +170,16 @@ table(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		buf = jmp_message(cases[i].json, &len);
-		CHECK(buf != NULL, "case %zu: bad JSON", i);
+		CHECKM(buf != NULL, "case %zu: bad JSON", i);
 		if (buf == NULL)
 			continue;
 		bwp_msg_init(&m);
 		if (bwp_msg_request(&m, buf, len) == BWP_OK)
 			validate_request(&m, cases[i].nfds, &r);
 		st = m.status;
-		CHECK(st == cases[i].status, "case %zu (%s): status %d, want "
+		CHECKM(st == cases[i].status, "case %zu (%s): status %d, want "
 		    "%d (%s)", i, cases[i].json, st, cases[i].status, m.err);
-		CHECK(cases[i].err == NULL || strstr(m.err, cases[i].err),
+		CHECKM(cases[i].err == NULL || strstr(m.err, cases[i].err),
 		    "case %zu: error \"%s\" lacks \"%s\"", i, m.err,
 		    cases[i].err);
 		bwp_msg_free(&m);
@@ -201,10 +197,10 @@ decoded_values(void)
 
 	buf = jmp_message(KREG(KGOOD ",\"slowdown\":0.25"), &len);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_request(&m, buf, len) == BWP_OK &&
+	CHECKM(bwp_msg_request(&m, buf, len) == BWP_OK &&
 	    validate_request(&m, 0, &r) == BWP_OK, "kernel.register");
-	CHECK(m.id == 3 && m.op == BWP_OP_KERNEL_REGISTER, "header");
-	CHECK(r.kreg.blocks == 100 && r.kreg.concurrency == 10 &&
+	CHECKM(m.id == 3 && m.op == BWP_OP_KERNEL_REGISTER, "header");
+	CHECKM(r.kreg.blocks == 100 && r.kreg.concurrency == 10 &&
 	    r.kreg.nclusters == 2 && r.kreg.e0[0] == 10 &&
 	    r.kreg.e1[1] == 5 && r.kreg.nintervals == 2 &&
 	    r.kreg.first[1] == 50 && r.kreg.cluster[1] == 1 &&
@@ -227,34 +223,34 @@ raw(void)
 	uint8_t			*big;
 
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_parse(&m, huge, sizeof(huge)) == BWP_E_MALFORMED &&
+	CHECKM(bwp_msg_parse(&m, huge, sizeof(huge)) == BWP_E_MALFORMED &&
 	    strstr(m.err, "more items than bytes"), "huge array: %s", m.err);
 	bwp_msg_free(&m);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_parse(&m, trunc, sizeof(trunc)) == BWP_E_MALFORMED &&
+	CHECKM(bwp_msg_parse(&m, trunc, sizeof(trunc)) == BWP_E_MALFORMED &&
 	    strstr(m.err, "truncated"), "truncated: %s", m.err);
 	bwp_msg_free(&m);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_parse(&m, trailing, sizeof(trailing)) ==
+	CHECKM(bwp_msg_parse(&m, trailing, sizeof(trailing)) ==
 	    BWP_E_MALFORMED && strstr(m.err, "trailing"), "trailing");
 	bwp_msg_free(&m);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_parse(&m, c1, sizeof(c1)) == BWP_E_MALFORMED,
+	CHECKM(bwp_msg_parse(&m, c1, sizeof(c1)) == BWP_E_MALFORMED,
 	    "0xc1");
 	bwp_msg_free(&m);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_parse(&m, trailing, 0) == BWP_E_MALFORMED, "empty");
+	CHECKM(bwp_msg_parse(&m, trailing, 0) == BWP_E_MALFORMED, "empty");
 	bwp_msg_free(&m);
 	/* nesting deeper than the decoder's stack: an error, not a crash */
 	big = calloc(1, BWP_MAX_MSG + 1);
 	memcpy(big, "\x81\xa1" "a", 3);
 	memset(big + 3, 0x91, 10000);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_parse(&m, big, 10004) == BWP_E_MALFORMED, "deep: %s",
+	CHECKM(bwp_msg_parse(&m, big, 10004) == BWP_E_MALFORMED, "deep: %s",
 	    m.err);
 	bwp_msg_free(&m);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_parse(&m, big, BWP_MAX_MSG + 1) == BWP_E_TOOBIG,
+	CHECKM(bwp_msg_parse(&m, big, BWP_MAX_MSG + 1) == BWP_E_TOOBIG,
 	    "too big");
 	bwp_msg_free(&m);
 	free(big);
@@ -277,24 +273,24 @@ writer(void)
 	bwp_w_kstr(&w, "s", "abc");
 	buf = bwp_w_finish(&w, &len);
 	bwp_msg_init(&m);
-	CHECK(bwp_msg_parse(&m, buf, len) == BWP_OK, "writer output parses");
-	CHECK(m.map->via.map.size == 5, "five keys counted");
-	CHECK(bwp_get_uint(&m, NULL, "id", true, 0, UINT64_MAX, &u) == 1 &&
+	CHECKM(bwp_msg_parse(&m, buf, len) == BWP_OK, "writer output parses");
+	CHECKM(m.map->via.map.size == 5, "five keys counted");
+	CHECKM(bwp_get_uint(&m, NULL, "id", true, 0, UINT64_MAX, &u) == 1 &&
 	    u == 42, "id");
-	CHECK(bwp_get_uint(&m, NULL, "status", true, 0, 99, &u) == 1 &&
+	CHECKM(bwp_get_uint(&m, NULL, "status", true, 0, 99, &u) == 1 &&
 	    u == BWP_E_STATE, "status");
-	CHECK(bwp_get_str(&m, NULL, "error", true, 0, 15, s) == 1 &&
+	CHECKM(bwp_get_str(&m, NULL, "error", true, 0, 15, s) == 1 &&
 	    strcmp(s, "nope") == 0, "error");
-	CHECK(bwp_get_double(&m, NULL, "q", true, 0, 1, false, &d) == 1 &&
+	CHECKM(bwp_get_double(&m, NULL, "q", true, 0, 1, false, &d) == 1 &&
 	    d == 0.25, "double");
-	CHECK(bwp_get_uint(&m, NULL, "absent", false, 0, 1, &u) == 0,
+	CHECKM(bwp_get_uint(&m, NULL, "absent", false, 0, 1, &u) == 0,
 	    "optional absent");
-	CHECK(strcmp(bwp_status_name(BWP_E_RATE), "RATE") == 0 &&
+	CHECKM(strcmp(bwp_status_name(BWP_E_RATE), "RATE") == 0 &&
 	    bwp_op_lookup("reload", 6) == BWP_OP_RELOAD &&
 	    strcmp(bwp_op_name(BWP_OP_STREAM_SYNC), "stream.sync") == 0,
 	    "names");
 	/* a name is its bytes: no prefix, no NUL-terminated prefix */
-	CHECK(bwp_op_lookup("getx", 3) == BWP_OP_GET &&
+	CHECKM(bwp_op_lookup("getx", 3) == BWP_OP_GET &&
 	    bwp_op_lookup("get\0x", 5) == 0 && bwp_op_lookup("ge", 2) == 0 &&
 	    bwp_op_lookup("", 0) == 0, "op lookup by length");
 	bwp_msg_free(&m);
@@ -332,22 +328,22 @@ writer_sized(uint32_t n, size_t vlen, msgpack_zone *zone)
 
 		if (m.zone == NULL)
 			m.zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
-		CHECK(msgpack_unpack(buf, len, &off, m.zone, &m.obj) ==
+		CHECKM(msgpack_unpack(buf, len, &off, m.zone, &m.obj) ==
 		    MSGPACK_UNPACK_SUCCESS && off == len, "big output decodes");
 		m.map = m.obj.type == MSGPACK_OBJECT_MAP ? &m.obj : NULL;
 	} else {
-		CHECK(buf != NULL && bwp_msg_parse(&m, buf, len) == BWP_OK,
+		CHECKM(buf != NULL && bwp_msg_parse(&m, buf, len) == BWP_OK,
 		    "sized writer output parses");
 	}
-	CHECK(m.map != NULL && m.map->via.map.size == n, "sized: map size");
+	CHECKM(m.map != NULL && m.map->via.map.size == n, "sized: map size");
 	for (i = 0; m.map != NULL && i + 1 < n && ok; i += n / 7 + 1) {
 		snprintf(key, sizeof(key), "k%u", i);
 		ok = bwp_get_str(&m, NULL, key, true, 1, 1, got) == 1 &&
 		    strcmp(got, "v") == 0;
 	}
-	CHECK(ok, "sized: keys read back");
+	CHECKM(ok, "sized: keys read back");
 	snprintf(key, sizeof(key), "k%u", n - 1);
-	CHECK(m.map != NULL && bwp_msg_find(&m, NULL, key) != NULL &&
+	CHECKM(m.map != NULL && bwp_msg_find(&m, NULL, key) != NULL &&
 	    bwp_msg_find(&m, NULL, key)->via.str.size == vlen,
 	    "sized: the long value");
 	bwp_msg_free(&m);
@@ -448,25 +444,25 @@ pages(void)
 	int				fd, p[2];
 
 	fd = memfd(4096, false);
-	CHECK(bwp_memfd_check(fd, &size, err, sizeof(err)) < 0 &&
+	CHECKM(bwp_memfd_check(fd, &size, err, sizeof(err)) < 0 &&
 	    strstr(err, "seals"), "unsealed: %s", err);
 	close(fd);
-	CHECK(pipe(p) == 0, "pipe");
-	CHECK(bwp_memfd_check(p[0], &size, err, sizeof(err)) < 0 &&
+	CHECKM(pipe(p) == 0, "pipe");
+	CHECKM(bwp_memfd_check(p[0], &size, err, sizeof(err)) < 0 &&
 	    strstr(err, "not a memfd"), "pipe: %s", err);
 	close(p[0]);
 	close(p[1]);
 	fd = memfd(8192, true);
-	CHECK(bwp_memfd_check(fd, &size, err, sizeof(err)) == 0 &&
+	CHECKM(bwp_memfd_check(fd, &size, err, sizeof(err)) == 0 &&
 	    size == 8192, "sealed");
 	close(fd);
-	CHECK(bwp_task_page_check(&tp, 4096, err, sizeof(err)) < 0 &&
+	CHECKM(bwp_task_page_check(&tp, 4096, err, sizeof(err)) < 0 &&
 	    strstr(err, "magic"), "task magic");
 	tp.magic = BWSHM_TASK_MAGIC;
 	tp.version = BWSHM_LAYOUT_VERSION;
-	CHECK(bwp_task_page_check(&tp, 4096, err, sizeof(err)) == 0,
+	CHECKM(bwp_task_page_check(&tp, 4096, err, sizeof(err)) == 0,
 	    "task page ok");
-	CHECK(bwp_task_page_check(&tp, 8192, err, sizeof(err)) < 0, "size");
+	CHECKM(bwp_task_page_check(&tp, 8192, err, sizeof(err)) < 0, "size");
 	h.magic = BWSHM_PROGRESS_MAGIC;
 	h.version = BWSHM_LAYOUT_VERSION;
 	h.nslots = 2;
@@ -474,14 +470,14 @@ pages(void)
 	h.slot_size = BWSHM_SLOT_SIZE(100);
 	size = BWSHM_PROGRESS_SIZE(2, 100);
 	fd = memfd(size, true);
-	CHECK(pwrite(fd, &h, sizeof(h), 0) == sizeof(h), "pwrite");
-	CHECK(bwp_progress_page_check(fd, size, err, sizeof(err)) == 0,
+	CHECKM(pwrite(fd, &h, sizeof(h), 0) == sizeof(h), "pwrite");
+	CHECKM(bwp_progress_page_check(fd, size, err, sizeof(err)) == 0,
 	    "progress ok: %s", err);
-	CHECK(bwp_progress_page_check(fd, size + 64, err, sizeof(err)) < 0,
+	CHECKM(bwp_progress_page_check(fd, size + 64, err, sizeof(err)) < 0,
 	    "progress size");
 	h.slot_size = 64;
-	CHECK(pwrite(fd, &h, sizeof(h), 0) == sizeof(h), "pwrite");
-	CHECK(bwp_progress_page_check(fd, size, err, sizeof(err)) < 0,
+	CHECKM(pwrite(fd, &h, sizeof(h), 0) == sizeof(h), "pwrite");
+	CHECKM(bwp_progress_page_check(fd, size, err, sizeof(err)) < 0,
 	    "progress slot_size");
 	close(fd);
 }
@@ -494,15 +490,15 @@ framing(void)
 	uint8_t		*big;
 	int		sv[2], fds[2], three[3];
 
-	CHECK(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) == 0, "socketpair");
+	CHECKM(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) == 0, "socketpair");
 	fds[0] = memfd(4096, true);
 	fds[1] = memfd(4096, true);
-	CHECK(bwp_wire_send(sv[0], "\x80", 1, fds, 2, 0) == 0, "send fds");
-	CHECK(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 1 &&
+	CHECKM(bwp_wire_send(sv[0], "\x80", 1, fds, 2, 0) == 0, "send fds");
+	CHECKM(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 1 &&
 	    rv.len == 1 && rv.nfds == 2 && !rv.toobig && !rv.fds_lost,
 	    "recv fds");
 	bwp_wire_close_fds(&rv);
-	CHECK(bwp_wire_send(sv[0], "\x80", 1, fds, 3, 0) < 0, "send 3 fds");
+	CHECKM(bwp_wire_send(sv[0], "\x80", 1, fds, 3, 0) < 0, "send 3 fds");
 	/* three descriptors by hand: the extra one is closed */
 	three[0] = fds[0], three[1] = fds[1], three[2] = fds[0];
 	{
@@ -518,19 +514,19 @@ framing(void)
 		c->cmsg_type = SCM_RIGHTS;
 		c->cmsg_len = CMSG_LEN(sizeof(three));
 		memcpy(CMSG_DATA(c), three, sizeof(three));
-		CHECK(sendmsg(sv[0], &mh, 0) == 1, "sendmsg 3");
+		CHECKM(sendmsg(sv[0], &mh, 0) == 1, "sendmsg 3");
 	}
-	CHECK(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 1 &&
+	CHECKM(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 1 &&
 	    rv.fds_lost && rv.nfds == 2, "extra descriptor dropped");
 	bwp_wire_close_fds(&rv);
 	big = calloc(1, BWP_MAX_MSG + 100);
-	CHECK(bwp_wire_send(sv[0], big, BWP_MAX_MSG + 100, NULL, 0, 0) == 0,
+	CHECKM(bwp_wire_send(sv[0], big, BWP_MAX_MSG + 100, NULL, 0, 0) == 0,
 	    "send big");
-	CHECK(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 1 &&
+	CHECKM(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 1 &&
 	    rv.toobig && rv.len == BWP_MAX_MSG + 100, "big is toobig");
 	free(big);
 	close(sv[0]);
-	CHECK(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 0, "EOF");
+	CHECKM(bwp_wire_recv(sv[1], buf, sizeof(buf), &rv, 0) == 0, "EOF");
 	close(sv[1]);
 	close(fds[0]);
 	close(fds[1]);

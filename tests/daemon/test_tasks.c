@@ -18,11 +18,7 @@
 #include "reg_sim.h"
 #include "tasks.h"
 
-static int	failures;
-
-#define CHECK(c, ...) do { if (!(c)) { failures++;			\
-	fprintf(stderr, "FAIL line %d: ", __LINE__);			\
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#include "../check.h"
 
 static uint64_t	last_budget[REG_MAX_CORES], last_gen;
 static unsigned int	budget_calls, lock_events;
@@ -36,7 +32,7 @@ on_lock(void *arg, const struct task *t, bool locked)
 static void
 on_budget(void *arg, const uint64_t *ev, unsigned int n, uint64_t gen)
 {
-	CHECK(gen > 0, "generation 0");
+	CHECKM(gen > 0, "generation 0");
 	last_gen = gen;
 	memcpy(last_budget, ev, n * sizeof(*ev));
 	budget_calls++;
@@ -68,7 +64,7 @@ new_task(struct tasks *ts, pid_t pid, int fd)
 	struct task			*t = NULL;
 	char				err[128] = "";
 
-	CHECK(tasks_register(ts, pid, &r, &fd, fd >= 0, &t, err,
+	CHECKM(tasks_register(ts, pid, &r, &fd, fd >= 0, &t, err,
 	    sizeof(err)) == BWP_OK, "register: %s", err);
 	return t;
 }
@@ -90,7 +86,7 @@ add_kernel(struct tasks *ts, struct task *t, const char *name, double q)
 	r.nintervals = 1;
 	r.has_q = true;
 	r.q = q;
-	CHECK(tasks_kernel_register(ts, t, &r, &k, err, sizeof(err)) ==
+	CHECKM(tasks_kernel_register(ts, t, &r, &k, err, sizeof(err)) ==
 	    BWP_OK && k->q_nominal == q && k->wcet_ns >= k->wcet0_ns,
 	    "kernel %s: %s", name, err);
 }
@@ -115,10 +111,10 @@ table1(void)
 	config_defaults(&c);
 	ts = tasks_new(&c, &h);
 	tasks_update(ts);
-	CHECK(budget_calls == 1 && last_budget[0] == REG_UNLIMITED,
+	CHECKM(budget_calls == 1 && last_budget[0] == REG_UNLIMITED,
 	    "unregulated at start");
 	fd = memfd_create("tp", MFD_ALLOW_SEALING);
-	CHECK(ftruncate(fd, BWSHM_TASK_PAGE_SIZE) == 0, "ftruncate");
+	CHECKM(ftruncate(fd, BWSHM_TASK_PAGE_SIZE) == 0, "ftruncate");
 	tp = mmap(NULL, BWSHM_TASK_PAGE_SIZE, PROT_READ | PROT_WRITE,
 	    MAP_SHARED, fd, 0);
 	tp->magic = BWSHM_TASK_MAGIC;
@@ -133,17 +129,17 @@ table1(void)
 	/* a: a stream; Q-bar of a = 0.3 */
 	ks.kernel = a->kernels[0]->id;
 	ks.stream = 7;
-	CHECK(tasks_kernel_start(ts, a, &ks, 1, &launch, err, sizeof(err)) ==
+	CHECKM(tasks_kernel_start(ts, a, &ks, 1, &launch, err, sizeof(err)) ==
 	    BWP_OK && launch == 1, "start");
-	CHECK(tasks_holders(ts) == 1 && last_budget[0] ==
+	CHECKM(tasks_holders(ts) == 1 && last_budget[0] ==
 	    (uint64_t)((60000 * 0.3 - 470) / 3), "a holds: %llu",
 	    (unsigned long long)last_budget[0]);
 	/* b takes the explicit lock: the smallest Q-bar wins */
-	CHECK(tasks_lock(ts, b, true, err, sizeof(err)) == BWP_OK, "lock");
-	CHECK(tasks_holders(ts) == 2 && last_budget[2] ==
+	CHECKM(tasks_lock(ts, b, true, err, sizeof(err)) == BWP_OK, "lock");
+	CHECKM(tasks_holders(ts) == 2 && last_budget[2] ==
 	    (uint64_t)((60000 * 0.2 - 470) / 3), "both hold");
-	CHECK(tasks_lock(ts, b, false, err, sizeof(err)) == BWP_OK, "unlock");
-	CHECK(tasks_holders(ts) == 1, "b released");
+	CHECKM(tasks_lock(ts, b, false, err, sizeof(err)) == BWP_OK, "unlock");
+	CHECKM(tasks_holders(ts) == 1, "b released");
 	/*
 	 * A holder whose Q-bar does not lower the static budget still
 	 * changes the holders: the regulator is told (it withdraws plans
@@ -152,36 +148,36 @@ table1(void)
 	n = budget_calls;
 	g = last_gen;
 	add_kernel(ts, b, "kb2", 0.9);
-	CHECK(tasks_lock(ts, b, true, err, sizeof(err)) == BWP_OK, "lock");
-	CHECK(budget_calls > n && last_gen > g && last_gen ==
+	CHECKM(tasks_lock(ts, b, true, err, sizeof(err)) == BWP_OK, "lock");
+	CHECKM(budget_calls > n && last_gen > g && last_gen ==
 	    tasks_generation(ts), "same budget, new holder: told (%u calls, "
 	    "gen %llu)", budget_calls - n, (unsigned long long)last_gen);
-	CHECK(tasks_lock(ts, b, false, err, sizeof(err)) == BWP_OK, "unlock");
+	CHECKM(tasks_lock(ts, b, false, err, sizeof(err)) == BWP_OK, "unlock");
 	/* the stream sync releases a, unless its page says otherwise */
 	__atomic_store_n(&tp->memcpy_depth, 1, __ATOMIC_RELEASE);
-	CHECK(tasks_stream_sync(ts, a, &sync, err, sizeof(err)) == BWP_OK,
+	CHECKM(tasks_stream_sync(ts, a, &sync, err, sizeof(err)) == BWP_OK,
 	    "sync");
-	CHECK(tasks_holders(ts) == 1, "page copy keeps a locked");
+	CHECKM(tasks_holders(ts) == 1, "page copy keeps a locked");
 	__atomic_store_n(&tp->memcpy_depth, 0, __ATOMIC_RELEASE);
 	tasks_update(ts);
-	CHECK(tasks_holders(ts) == 0 && last_budget[1] == REG_UNLIMITED,
+	CHECKM(tasks_holders(ts) == 0 && last_budget[1] == REG_UNLIMITED,
 	    "all released");
 	/* copies nest; a task without kernels gets Q-bar 0 */
-	CHECK(tasks_memcpy(ts, b, false, err, sizeof(err)) == BWP_E_STATE,
+	CHECKM(tasks_memcpy(ts, b, false, err, sizeof(err)) == BWP_E_STATE,
 	    "memcpy.end first");
 	t3 = new_task(ts, 300, -1);
-	CHECK(tasks_memcpy(ts, t3, true, err, sizeof(err)) == BWP_OK &&
+	CHECKM(tasks_memcpy(ts, t3, true, err, sizeof(err)) == BWP_OK &&
 	    last_budget[0] == 0, "copy without kernels: zero budget");
-	CHECK(tasks_memcpy(ts, t3, true, err, sizeof(err)) == BWP_OK &&
+	CHECKM(tasks_memcpy(ts, t3, true, err, sizeof(err)) == BWP_OK &&
 	    tasks_memcpy(ts, t3, false, err, sizeof(err)) == BWP_OK &&
 	    tasks_holders(ts) == 1, "copies nest");
 	tasks_unregister(ts, t3);
 	tasks_unregister(ts, b);
-	CHECK(tasks_buried(ts) == 0, "no reader: freed at once");
-	CHECK(tasks_holders(ts) == 0 && tasks_count(ts) == 1 &&
+	CHECKM(tasks_buried(ts) == 0, "no reader: freed at once");
+	CHECKM(tasks_holders(ts) == 0 && tasks_count(ts) == 1 &&
 	    tasks_kernel_count(ts) == 2 && last_budget[0] == REG_UNLIMITED,
 	    "unregister drops the holder");
-	CHECK(lock_events >= 6, "lock events %u", lock_events);
+	CHECKM(lock_events >= 6, "lock events %u", lock_events);
 	tasks_free(ts);
 	munmap(tp, BWSHM_TASK_PAGE_SIZE);
 }
@@ -204,17 +200,17 @@ snapshot(void)
 	add_kernel(ts, a, "k", 0.4);
 	tasks_lock(ts, a, true, err, sizeof(err));
 	tasks_snapshot(ts, s, 4);
-	CHECK(s->nholders == 1 && s->holder[0].task == a->id &&
+	CHECKM(s->nholders == 1 && s->holder[0].task == a->id &&
 	    s->holder[0].qbar == 0.4 && s->q_static == 0.4, "snapshot");
 	/* the reader holds a's pointers: a stays buried until it moves on */
 	tasks_unregister(ts, a);
-	CHECK(tasks_buried(ts) == 1, "kept for the reader");
+	CHECKM(tasks_buried(ts) == 1, "kept for the reader");
 	tasks_update(ts);
-	CHECK(tasks_buried(ts) == 1, "still kept");
+	CHECKM(tasks_buried(ts) == 1, "still kept");
 	tasks_snapshot(ts, s, 4);
-	CHECK(s->nholders == 0, "new snapshot without a");
+	CHECKM(s->nholders == 0, "new snapshot without a");
 	tasks_update(ts);
-	CHECK(tasks_buried(ts) == 0, "freed after the next snapshot");
+	CHECKM(tasks_buried(ts) == 0, "freed after the next snapshot");
 	tasks_free(ts);
 	free(s);
 }
@@ -238,18 +234,18 @@ limits(void)
 	c.max_kernels_per_task = 1;
 	ts = tasks_new(&c, &h);
 	a = new_task(ts, 1, -1);
-	CHECK(tasks_register(ts, 2, &tr, NULL, 0, &x, err, sizeof(err)) ==
+	CHECKM(tasks_register(ts, 2, &tr, NULL, 0, &x, err, sizeof(err)) ==
 	    BWP_E_LIMIT && strstr(err, "task limit"), "max_tasks");
 	add_kernel(ts, a, "k1", 0.5);
 	/* no progress page, or no such task: no client end to read */
-	CHECK(tasks_slot_end(ts, a->id, 0, 1, &n) < 0 &&
+	CHECKM(tasks_slot_end(ts, a->id, 0, 1, &n) < 0 &&
 	    tasks_slot_end(ts, a->id + 99, 0, 1, &n) < 0, "slot end refused");
 	memset(&r, 0, sizeof(r));
 	snprintf(r.name, sizeof(r.name), "k1");
-	CHECK(tasks_kernel_register(ts, a, &r, &k, err, sizeof(err)) ==
+	CHECKM(tasks_kernel_register(ts, a, &r, &k, err, sizeof(err)) ==
 	    BWP_E_EXIST, "same name");
 	snprintf(r.name, sizeof(r.name), "k2");
-	CHECK(tasks_kernel_register(ts, a, &r, &k, err, sizeof(err)) ==
+	CHECKM(tasks_kernel_register(ts, a, &r, &k, err, sizeof(err)) ==
 	    BWP_E_LIMIT, "max_kernels_per_task");
 	tasks_free(ts);
 }
@@ -264,28 +260,28 @@ sim(void)
 	struct reg_stats	st;
 	char			err[64];
 
-	CHECK(reg_sim_ops.open(&r, &rc, err, sizeof(err)) == 0, "open");
-	CHECK(reg_sim_ops.set_static(r, ev, 2, 1) == 0, "set_static");
-	CHECK(reg_sim_ops.set_static(r, ev, 3, 1) < 0, "wrong core count");
-	CHECK(reg_sim_recorded(r, got, 2, &n) == 2 && got[0] == 5 &&
+	CHECKM(reg_sim_ops.open(&r, &rc, err, sizeof(err)) == 0, "open");
+	CHECKM(reg_sim_ops.set_static(r, ev, 2, 1) == 0, "set_static");
+	CHECKM(reg_sim_ops.set_static(r, ev, 3, 1) < 0, "wrong core count");
+	CHECKM(reg_sim_recorded(r, got, 2, &n) == 2 && got[0] == 5 &&
 	    got[1] == 6 && n == 1, "recorded");
-	CHECK(reg_sim_ops.clock(r, &p, &next) == 0 && next % 1000000 == 0,
+	CHECKM(reg_sim_ops.clock(r, &p, &next) == 0 && next % 1000000 == 0,
 	    "aligned boundary");
-	CHECK(reg_sim_ops.stats(r, &st) == 0 && st.ncores == 2, "stats");
+	CHECKM(reg_sim_ops.stats(r, &st) == 0 && st.ncores == 2, "stats");
 	/* a plan decided on holders older than the static budget's is
 	 * refused; one of the same generation or newer goes in */
 	memset(&plan, 0, sizeof(plan));
 	plan.first = p + 2;
 	plan.len = 2;
-	CHECK(reg_sim_ops.set_static(r, ev, 2, 7) == 0, "set_static gen 7");
+	CHECKM(reg_sim_ops.set_static(r, ev, 2, 7) == 0, "set_static gen 7");
 	plan.gen = 6;
-	CHECK(reg_sim_ops.apply_plan(r, &plan) == -ESTALE, "stale plan");
+	CHECKM(reg_sim_ops.apply_plan(r, &plan) == -ESTALE, "stale plan");
 	plan.gen = 7;
-	CHECK(reg_sim_ops.apply_plan(r, &plan) == 0, "current plan");
+	CHECKM(reg_sim_ops.apply_plan(r, &plan) == 0, "current plan");
 	/* an older generation does not move the mark back */
-	CHECK(reg_sim_ops.set_static(r, ev, 2, 3) == 0, "set_static gen 3");
+	CHECKM(reg_sim_ops.set_static(r, ev, 2, 3) == 0, "set_static gen 3");
 	plan.gen = 6;
-	CHECK(reg_sim_ops.apply_plan(r, &plan) == -ESTALE, "still stale");
+	CHECKM(reg_sim_ops.apply_plan(r, &plan) == -ESTALE, "still stale");
 	reg_sim_ops.close(r);
 }
 
@@ -311,36 +307,36 @@ slots(void)
 	ts = tasks_new(&c, &h);
 	a = new_task(ts, 100, -1);
 	b = new_task(ts, 101, -1);
-	CHECK(a->lock_slot == -1, "no slot before asked");
+	CHECKM(a->lock_slot == -1, "no slot before asked");
 	s = tasks_lock_slot(ts, a, &ev);
-	CHECK(s == 0 && a->lock_slot == 0, "first slot %d", s);
+	CHECKM(s == 0 && a->lock_slot == 0, "first slot %d", s);
 	/* no kernel: full protection, budget 0 events */
-	CHECK(ev == 0, "no kernel: %llu", (unsigned long long)ev);
-	CHECK(tasks_lock_slot(ts, a, &ev2) == 0, "same slot again");
-	CHECK(tasks_lock_slot(ts, b, &ev) == 1, "next slot");
+	CHECKM(ev == 0, "no kernel: %llu", (unsigned long long)ev);
+	CHECKM(tasks_lock_slot(ts, a, &ev2) == 0, "same slot again");
+	CHECKM(tasks_lock_slot(ts, b, &ev) == 1, "next slot");
 	slot_calls = 0;
 	add_kernel(ts, a, "k", 0.2);
-	CHECK(slot_calls == 1 && slot_events[0] ==
+	CHECKM(slot_calls == 1 && slot_events[0] ==
 	    (uint64_t)((60000 * 0.2 - 470) / 3), "budget told: %llu",
 	    (unsigned long long)slot_events[0]);
 	tasks_update(ts);
-	CHECK(slot_calls == 1, "told once");
+	CHECKM(slot_calls == 1, "told once");
 	slot_closes = 0;
 	tasks_unregister(ts, a);
-	CHECK(slot_closes == 1, "closed with its task");
+	CHECKM(slot_closes == 1, "closed with its task");
 	a = new_task(ts, 102, -1);
-	CHECK(tasks_lock_slot(ts, a, &ev) == 2, "round robin: not slot 0");
+	CHECKM(tasks_lock_slot(ts, a, &ev) == 2, "round robin: not slot 0");
 	for (i = 0; i < REG_MAX_LOCKS; i++)
 		many[i] = NULL;
 	for (i = 0; i < REG_MAX_LOCKS - 3; i++) {
 		many[i] = new_task(ts, 200 + i, -1);
-		CHECK(tasks_lock_slot(ts, many[i], &ev) >= 0, "slot %d", i);
+		CHECKM(tasks_lock_slot(ts, many[i], &ev) >= 0, "slot %d", i);
 	}
 	/* slot 0 is the only free one now */
 	many[i] = new_task(ts, 300, -1);
-	CHECK(tasks_lock_slot(ts, many[i], &ev) == 0, "wrapped to 0");
+	CHECKM(tasks_lock_slot(ts, many[i], &ev) == 0, "wrapped to 0");
 	b = new_task(ts, 301, -1);
-	CHECK(tasks_lock_slot(ts, b, &ev) == -1, "all taken");
+	CHECKM(tasks_lock_slot(ts, b, &ev) == -1, "all taken");
 	tasks_free(ts);
 }
 

@@ -20,11 +20,7 @@
 #include "launchlog.h"
 #include "ring.h"
 
-static int	failures;
-
-#define CHECK(c, ...) do { if (!(c)) { failures++;			\
-	fprintf(stderr, "FAIL line %d: ", __LINE__);			\
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#include "../check.h"
 
 static void
 test_ring(void)
@@ -32,18 +28,18 @@ test_ring(void)
 	struct ring	*r = ring_new(sizeof(uint64_t), 3);
 	uint64_t	v, i;
 
-	CHECK(r != NULL && ring_capacity(r) == 4, "capacity rounds up");
+	CHECKM(r != NULL && ring_capacity(r) == 4, "capacity rounds up");
 	for (i = 0; i < 4; i++)
-		CHECK(ring_push(r, &i) == 0, "push %llu", (unsigned long long)i);
-	CHECK(ring_push(r, &i) == -1 && ring_dropped(r) == 1, "full: drop");
+		CHECKM(ring_push(r, &i) == 0, "push %llu", (unsigned long long)i);
+	CHECKM(ring_push(r, &i) == -1 && ring_dropped(r) == 1, "full: drop");
 	for (i = 0; i < 4; i++)
-		CHECK(ring_pop(r, &v) == 1 && v == i, "fifo order");
-	CHECK(ring_pop(r, &v) == 0, "empty");
+		CHECKM(ring_pop(r, &v) == 1 && v == i, "fifo order");
+	CHECKM(ring_pop(r, &v) == 0, "empty");
 	for (i = 0; i < 10; i++) {	/* wraps around */
-		CHECK(ring_push(r, &i) == 0, "push after wrap");
-		CHECK(ring_pop(r, &v) == 1 && v == i, "pop after wrap");
+		CHECKM(ring_push(r, &i) == 0, "push after wrap");
+		CHECKM(ring_pop(r, &v) == 1 && v == i, "pop after wrap");
 	}
-	CHECK(ring_new(0, 4) == NULL && ring_new(8, 0) == NULL, "bad sizes");
+	CHECKM(ring_new(0, 4) == NULL && ring_new(8, 0) == NULL, "bad sizes");
 	ring_free(r);
 }
 
@@ -73,7 +69,7 @@ test_ring_threads(void)
 	while (want <= NTHREAD)
 		if (ring_pop(tr, &v) == 1) {
 			if (v != want) {
-				CHECK(0, "got %llu, want %llu",
+				CHECKM(0, "got %llu, want %llu",
 				    (unsigned long long)v,
 				    (unsigned long long)want);
 				break;
@@ -91,20 +87,20 @@ test_hist(void)
 	uint64_t	i, p50, p99;
 
 	lathist_reset(&h);
-	CHECK(lathist_pct(&h, 50) == 0, "empty");
+	CHECKM(lathist_pct(&h, 50) == 0, "empty");
 	for (i = 1; i <= 1000; i++)
 		lathist_add(&h, i * 1000);	/* 1 us .. 1 ms */
 	p50 = lathist_pct(&h, 50);
 	p99 = lathist_pct(&h, 99);
 	/* upper bucket edges: never below, within ~3 % above */
-	CHECK(p50 >= 500000 && p50 <= 500000 * 1.04, "p50 %llu",
+	CHECKM(p50 >= 500000 && p50 <= 500000 * 1.04, "p50 %llu",
 	    (unsigned long long)p50);
-	CHECK(p99 >= 990000 && p99 <= 990000 * 1.04, "p99 %llu",
+	CHECKM(p99 >= 990000 && p99 <= 990000 * 1.04, "p99 %llu",
 	    (unsigned long long)p99);
-	CHECK(lathist_pct(&h, 100) == 1000000 && h.max == 1000000, "max");
+	CHECKM(lathist_pct(&h, 100) == 1000000 && h.max == 1000000, "max");
 	lathist_add(&h, 7);
 	lathist_add(&h, UINT64_MAX);
-	CHECK(h.max == UINT64_MAX && lathist_pct(&h, 100) == UINT64_MAX,
+	CHECKM(h.max == UINT64_MAX && lathist_pct(&h, 100) == UINT64_MAX,
 	    "extremes");
 }
 
@@ -126,42 +122,42 @@ test_launch(void)
 	l.q_min = 0.1;
 	l.q_max = 0.4;
 	launchlog_compute(&l, "greedy", &r);
-	CHECK(fabs(r.q_mean - 0.25) < 1e-12, "mean %g", r.q_mean);
-	CHECK(fabs(r.q_std - sqrt(0.0125)) < 1e-9, "std %g", r.q_std);
-	CHECK(r.actual_ns == 10000000 && r.actual_min_ns == 9000000 &&
+	CHECKM(fabs(r.q_mean - 0.25) < 1e-12, "mean %g", r.q_mean);
+	CHECKM(fabs(r.q_std - sqrt(0.0125)) < 1e-9, "std %g", r.q_std);
+	CHECKM(r.actual_ns == 10000000 && r.actual_min_ns == 9000000 &&
 	    r.slack_ns == 1000000 && strcmp(r.met, "yes") == 0, "met");
-	CHECK(strcmp(r.kernel_name, "histo") == 0, "name");
+	CHECKM(strcmp(r.kernel_name, "histo") == 0, "name");
 	l.bound_ns = 9500000;		/* inside the window: unknown */
 	launchlog_compute(&l, "greedy", &r);
-	CHECK(strcmp(r.met, "unknown") == 0 && r.slack_ns == -500000,
+	CHECKM(strcmp(r.met, "unknown") == 0 && r.slack_ns == -500000,
 	    "unknown, slack %lld", (long long)r.slack_ns);
 	l.bound_ns = 8000000;
 	launchlog_compute(&l, "greedy", &r);
-	CHECK(strcmp(r.met, "no") == 0, "missed");
+	CHECKM(strcmp(r.met, "no") == 0, "missed");
 	l.periods = 0;
 	launchlog_compute(&l, "greedy", &r);
-	CHECK(r.q_mean == 0 && r.q_std == 0, "no periods");
-	CHECK(strcmp(r.end_by, "daemon") == 0, "the engine's window");
+	CHECKM(r.q_mean == 0 && r.q_std == 0, "no periods");
+	CHECKM(strcmp(r.end_by, "daemon") == 0, "the engine's window");
 	/* the client's end (engine.c sets both bounds): a verdict */
 	l.client_end = true;
 	l.prev_ns = l.end_ns = 1000000 + 8500000;
 	l.bound_ns = 9000000;
 	launchlog_compute(&l, "greedy", &r);
-	CHECK(strcmp(r.met, "yes") == 0 && r.actual_ns == r.actual_min_ns &&
+	CHECKM(strcmp(r.met, "yes") == 0 && r.actual_ns == r.actual_min_ns &&
 	    strcmp(r.end_by, "client") == 0, "client end: met");
 	l.bound_ns = 8000000;
 	launchlog_compute(&l, "greedy", &r);
-	CHECK(strcmp(r.met, "no") == 0, "client end: missed");
+	CHECKM(strcmp(r.met, "no") == 0, "client end: missed");
 	/* a saturated bound: the slack saturates too, never negative */
 	l.bound_ns = UINT64_MAX;
 	launchlog_compute(&l, "greedy", &r);
-	CHECK(strcmp(r.met, "yes") == 0 && r.slack_ns == INT64_MAX,
+	CHECKM(strcmp(r.met, "yes") == 0 && r.slack_ns == INT64_MAX,
 	    "saturated bound: slack %lld", (long long)r.slack_ns);
 	l.bound_ns = 0;
 	l.launch_ns = 0;
 	l.prev_ns = l.end_ns = UINT64_MAX;
 	launchlog_compute(&l, "greedy", &r);
-	CHECK(strcmp(r.met, "no") == 0 && r.slack_ns == INT64_MIN,
+	CHECKM(strcmp(r.met, "no") == 0 && r.slack_ns == INT64_MIN,
 	    "saturated lateness: slack %lld", (long long)r.slack_ns);
 }
 
@@ -228,13 +224,13 @@ test_history(void)
 				bad++;
 		}
 	}
-	CHECK(bad == 0, "history lookup disagrees with a scan %d times", bad);
+	CHECKM(bad == 0, "history lookup disagrees with a scan %d times", bad);
 	/* sample 3H-2 is even and the next one 1500 ns later: 1/6 of 3 */
 	hist_fill(h, 3 * BWSIM_HISTORY);
-	CHECK(bwsim_history_at(m, 1000.0 * (3 * BWSIM_HISTORY - 2) + 250,
+	CHECKM(bwsim_history_at(m, 1000.0 * (3 * BWSIM_HISTORY - 2) + 250,
 	    &got) == 0 && fabs(got - 3.0 * (3 * BWSIM_HISTORY - 2) - 0.5) <
 	    1e-9, "interpolates between the newest samples");
-	CHECK(bwsim_history_at(m, 1000.0 * (2 * BWSIM_HISTORY), &got) < 0,
+	CHECKM(bwsim_history_at(m, 1000.0 * (2 * BWSIM_HISTORY), &got) < 0,
 	    "an instant the ring has dropped is refused");
 	free(page);
 }
@@ -263,7 +259,7 @@ test_lead(void)
 	/* not adaptive: the start stays */
 	leadctl_init(&l, false, 50000, lo, hi, m, T);
 	for (i = 0; i < 200; i++)
-		CHECK(leadctl_add(&l, 400000, 0) == 50000, "fixed lead moved");
+		CHECKM(leadctl_add(&l, 400000, 0) == 50000, "fixed lead moved");
 	/* random windows: no lead in [lo, hi] is better than the chosen */
 	srand(7);
 	for (iter = 0; iter < 200; iter++) {
@@ -276,19 +272,19 @@ test_lead(void)
 			leadctl_add(&l, v[i], 0);
 		}
 		best = leadctl_best(&l);
-		CHECK(best >= lo && best <= hi, "clamped: %llu",
+		CHECKM(best >= lo && best <= hi, "clamped: %llu",
 		    (unsigned long long)best);
 		a = lead_age(v, n, best, m, T);
 		for (x = lo; x <= hi; x += 997) {
 			b = lead_age(v, n, x, m, T);
 			if (b < a - 1e-6) {
-				CHECK(0, "lead %llu ages %.0f, better %llu "
+				CHECKM(0, "lead %llu ages %.0f, better %llu "
 				    "ages %.0f", (unsigned long long)best, a,
 				    (unsigned long long)x, b);
 				break;
 			}
 		}
-		CHECK(fabs(leadctl_miss(&l, best) * n -
+		CHECKM(fabs(leadctl_miss(&l, best) * n -
 		    (lead_age(v, n, best, m, T) - (double)best) / T * n) <
 		    1e-6, "miss share");
 	}

@@ -22,11 +22,7 @@
 #include "monoclock.h"
 #include "period.h"
 
-static int	failures;
-
-#define CHECK(c, ...) do { if (!(c)) { failures++;			\
-	fprintf(stderr, "FAIL line %d: ", __LINE__);			\
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#include "../check.h"
 
 #define T	1000000ull	/* period */
 #define LEAD	50000ull
@@ -264,10 +260,10 @@ make_kernel(void)
 	kern.wk.c[0].e1 = 30000;
 	kern.wk.c[1].e0 = 20000;
 	kern.wk.c[1].e1 = 50000;
-	CHECK(wcet_prepare(&kern.wk) == 0, "wcet_prepare");
-	CHECK(progress_table_init(&ktab, NB, 2, 2, first, cl) == 0, "table");
+	CHECKM(wcet_prepare(&kern.wk) == 0, "wcet_prepare");
+	CHECKM(progress_table_init(&ktab, NB, 2, 2, first, cl) == 0, "table");
 	kern.pt = &ktab;
-	CHECK(budget_nominal(&kern.wk, ktab.n, 0.1, BWMAX, OVH, &bn) == 0,
+	CHECKM(budget_nominal(&kern.wk, ktab.n, 0.1, BWMAX, OVH, &bn) == 0,
 	    "nominal");
 	kern.q_nominal = bn.q;
 	kern.wcet_ns = wcet_bound(&kern.wk, ktab.n, bn.q, 0);
@@ -378,7 +374,7 @@ engine_notify(enum decide_policy pol, void (*notify)(void *))
 	params(&p, pol);
 	p.notify = notify;
 	pe = period_new(&p, err, sizeof(err));
-	CHECK(pe != NULL, "period_new: %s", err);
+	CHECKM(pe != NULL, "period_new: %s", err);
 	memset(&fr, 0, sizeof(fr));
 	nholders = 0;
 	return pe;
@@ -408,7 +404,7 @@ last_record(struct period *pe, struct ring_period *out)
 		*out = r;
 		n++;
 	}
-	CHECK(n > 0, "no period record");
+	CHECKM(n > 0, "no period record");
 }
 
 static void
@@ -421,29 +417,29 @@ test_tagging(void)
 	fake_now = 10 * T + T / 3;
 	set_holder(0, 1, 0.3, false);
 	nholders = 1;
-	CHECK(period_run_once(pe) == 0, "run");
-	CHECK(fr.applies == 1 && fr.last_period == 11 && fr.last_len == 4,
+	CHECKM(period_run_once(pe) == 0, "run");
+	CHECKM(fr.applies == 1 && fr.last_period == 11 && fr.last_len == 4,
 	    "first plan from period 11, got %llu",
 	    (unsigned long long)fr.last_period);
-	CHECK(fake_now == 11 * T - LEAD, "woke lead before the boundary");
+	CHECKM(fake_now == 11 * T - LEAD, "woke lead before the boundary");
 	/* still in period 10: the next plan starts at 12 */
-	CHECK(period_run_once(pe) == 0, "run");
-	CHECK(fr.last_period == 12 && fake_now == 12 * T - LEAD,
+	CHECKM(period_run_once(pe) == 0, "run");
+	CHECKM(fr.last_period == 12 && fake_now == 12 * T - LEAD,
 	    "second plan from period 12 at its lead");
 	last_record(pe, &r);
-	CHECK(r.period == 12 && r.late == 0 && r.holders == 1 &&
+	CHECKM(r.period == 12 && r.late == 0 && r.holders == 1 &&
 	    r.plan_len == 4 && r.lead_ns == LEAD, "record: period %llu",
 	    (unsigned long long)r.period);
-	CHECK(fr.heartbeats == 2 && snapshots == releases,
+	CHECKM(fr.heartbeats == 2 && snapshots == releases,
 	    "heartbeat each period, every snapshot released");
 	period_stats(pe, &st);
-	CHECK(st.periods == 2 && st.applied == 2 && st.late == 0 &&
+	CHECKM(st.periods == 2 && st.applied == 2 && st.late == 0 &&
 	    st.plan_len == 4, "stats");
 	/* no holder: no plan, the static budget (unlimited) stands */
 	nholders = 0;
-	CHECK(period_run_once(pe) == 0 && fr.applies == 2, "no holder");
+	CHECKM(period_run_once(pe) == 0 && fr.applies == 2, "no holder");
 	last_record(pe, &r);
-	CHECK(r.q == -1 && r.holders == 0, "unregulated record");
+	CHECKM(r.q == -1 && r.holders == 0, "unregulated record");
 	period_free(pe);
 }
 
@@ -458,27 +454,27 @@ test_late(void)
 	set_holder(0, 1, 0.3, false);
 	nholders = 1;
 	next_late = (int64_t)LEAD + 1000;	/* wakes after the boundary */
-	CHECK(period_run_once(pe) == 0, "run");
-	CHECK(fr.applies == 1 && fr.last_period == 7,
+	CHECKM(period_run_once(pe) == 0, "run");
+	CHECKM(fr.applies == 1 && fr.last_period == 7,
 	    "late: plans from the next period it can reach, %llu",
 	    (unsigned long long)fr.last_period);
 	period_stats(pe, &st);
-	CHECK(st.late == 1 && st.applied == 1, "late counted");
-	CHECK(st.lateness_max_ns >= 1000 + LEAD, "lateness recorded: %llu",
+	CHECKM(st.late == 1 && st.applied == 1, "late counted");
+	CHECKM(st.lateness_max_ns >= 1000 + LEAD, "lateness recorded: %llu",
 	    (unsigned long long)st.lateness_max_ns);
 	last_record(pe, &r);
-	CHECK(r.late == 1 && r.period == 7, "late record for period 7");
+	CHECKM(r.late == 1 && r.period == 7, "late record for period 7");
 	/* now in period 6: the next plan is for 8, in time */
-	CHECK(period_run_once(pe) == 0, "run");
-	CHECK(fr.applies == 2 && fr.last_period == 8, "in time for 8");
+	CHECKM(period_run_once(pe) == 0, "run");
+	CHECKM(fr.applies == 2 && fr.last_period == 8, "in time for 8");
 	/* a wake-up just before the boundary, too close to decide in
 	 * time: the plan skips to the period after */
 	next_late = (int64_t)LEAD - 5000;
-	CHECK(period_run_once(pe) == 0, "run");
-	CHECK(fr.last_period == 10, "too close: skipped to 10, %llu",
+	CHECKM(period_run_once(pe) == 0, "run");
+	CHECKM(fr.last_period == 10, "too close: skipped to 10, %llu",
 	    (unsigned long long)fr.last_period);
 	period_stats(pe, &st);
-	CHECK(st.late == 2, "second late counted");
+	CHECKM(st.late == 2, "second late counted");
 	nholders = 0;
 	period_free(pe);
 }
@@ -502,7 +498,7 @@ pattern_run(unsigned int plan_len, const int64_t *late, unsigned int n,
 	params(&p, DECIDE_SMOOTH);
 	p.plan_len = plan_len;
 	pe = period_new(&p, err, sizeof(err));
-	CHECK(pe != NULL, "period_new: %s", err);
+	CHECKM(pe != NULL, "period_new: %s", err);
 	memset(&fr, 0, sizeof(fr));
 	fake_now = 300 * T + T / 2;
 	set_holder(0, 1, 0.3, false);
@@ -519,7 +515,7 @@ pattern_run(unsigned int plan_len, const int64_t *late, unsigned int n,
 		dyn += fr.kind[i] == FR_FIRST || fr.kind[i] == FR_AHEAD;
 		*statics += fr.kind[i] == FR_STATIC;
 	}
-	CHECK(fr.refused == 0, "a plan was refused (%llu)",
+	CHECKM(fr.refused == 0, "a plan was refused (%llu)",
 	    (unsigned long long)fr.refused);
 	nholders = 0;
 	period_free(pe);
@@ -536,15 +532,15 @@ test_lookahead_patterns(void)
 	unsigned int		dyn, st;
 
 	dyn = pattern_run(4, every_other, 12, &st);
-	CHECK(st == 0 && dyn > 10, "every other late, L=4: %u static, %u "
+	CHECKM(st == 0 && dyn > 10, "every other late, L=4: %u static, %u "
 	    "dynamic", st, dyn);
 	dyn = pattern_run(1, every_other, 12, &st);
-	CHECK(st > 0, "every other late, L=1: %u static", st);
+	CHECKM(st > 0, "every other late, L=1: %u static", st);
 	dyn = pattern_run(4, bursts, 12, &st);
-	CHECK(st == 0 && dyn > 10, "bursts of 3 periods, L=4: %u static",
+	CHECKM(st == 0 && dyn > 10, "bursts of 3 periods, L=4: %u static",
 	    st);
 	dyn = pattern_run(2, bursts, 12, &st);
-	CHECK(st > 0, "bursts of 3 periods, L=2: %u static", st);
+	CHECKM(st > 0, "bursts of 3 periods, L=2: %u static", st);
 }
 
 /*
@@ -566,7 +562,7 @@ test_lead(void)
 	p.lead_adapt = true;
 	p.lead_min_ns = 20000;
 	pe = period_new(&p, err, sizeof(err));
-	CHECK(pe != NULL, "period_new: %s", err);
+	CHECKM(pe != NULL, "period_new: %s", err);
 	memset(&fr, 0, sizeof(fr));
 	fake_now = 400 * T;
 	set_holder(0, 1, 0.3, false);
@@ -577,7 +573,7 @@ test_lead(void)
 	}
 	period_stats(pe, &st);
 	raised = st.lead_ns;
-	CHECK(raised >= 120000 && raised < T / 2, "raised: %llu",
+	CHECKM(raised >= 120000 && raised < T / 2, "raised: %llu",
 	    (unsigned long long)raised);
 	/* the cost is this thread's real CPU time: only relative checks */
 	for (i = 0; i < 600; i++) {
@@ -585,7 +581,7 @@ test_lead(void)
 		period_run_once(pe);
 	}
 	period_stats(pe, &st);
-	CHECK(st.lead_ns < raised - 40000 && st.lead_ns >= 20000,
+	CHECKM(st.lead_ns < raised - 40000 && st.lead_ns >= 20000,
 	    "lowered, 2 %% long wake-ups ignored: %llu from %llu",
 	    (unsigned long long)st.lead_ns, (unsigned long long)raised);
 	nholders = 0;
@@ -611,9 +607,9 @@ test_locks(void)
 	fr.locks.launches[5] = 42;
 	fr.locks.launches[7] = 3;
 	period_run_once(pe);
-	CHECK(fr.lock_mask == 1ull << 5, "mask %llx",
+	CHECKM(fr.lock_mask == 1ull << 5, "mask %llx",
 	    (unsigned long long)fr.lock_mask);
-	CHECK(fr.plan[0].lock_launches[5] == 42 ||
+	CHECKM(fr.plan[0].lock_launches[5] == 42 ||
 	    fr.plan[1].lock_launches[5] == 42, "launch count recorded");
 	nholders = 0;
 	period_free(pe);
@@ -629,19 +625,19 @@ test_static_and_min(void)
 	set_holder(0, 1, 0.3, false);
 	nholders = 1;
 	period_run_once(pe);
-	CHECK(fr.events[0] == events(0.3) && fr.events[1] == events(0.3),
+	CHECKM(fr.events[0] == events(0.3) && fr.events[1] == events(0.3),
 	    "holder without progress gets Q-bar: %llu vs %llu",
 	    (unsigned long long)fr.events[0],
 	    (unsigned long long)events(0.3));
 	set_holder(1, 2, 0.2, false);
 	nholders = 2;
 	period_run_once(pe);
-	CHECK(fr.events[0] == events(0.2), "several holders: the smallest");
+	CHECKM(fr.events[0] == events(0.2), "several holders: the smallest");
 	last_record(pe, &r);
-	CHECK(r.holders == 2 && r.q > 0.199 && r.q < 0.201, "record q %g",
+	CHECKM(r.holders == 2 && r.q > 0.199 && r.q < 0.201, "record q %g",
 	    r.q);
 	nholders = 0;
-	CHECK(period_run_once(pe) == 0 && fr.applies == 2,
+	CHECKM(period_run_once(pe) == 0 && fr.applies == 2,
 	    "released: no plan, the static budget stands");
 	period_free(pe);
 }
@@ -667,13 +663,13 @@ test_notify(void)
 	notifies = 0;
 	for (i = 0; i < 32; i++)
 		period_run_once(pe);
-	CHECK(notifies == 2, "idle: %u wake-ups in 32 periods", notifies);
+	CHECKM(notifies == 2, "idle: %u wake-ups in 32 periods", notifies);
 	set_holder(0, 1, 0.3, false);
 	nholders = 1;
 	notifies = 0;
 	for (i = 0; i < 3; i++)
 		period_run_once(pe);
-	CHECK(notifies == 3, "held: %u wake-ups in 3 periods", notifies);
+	CHECKM(notifies == 3, "held: %u wake-ups in 3 periods", notifies);
 	nholders = 0;
 	period_free(pe);
 }
@@ -691,21 +687,21 @@ test_idle(void)
 
 	fake_now = 20 * T + T / 2;
 	no_task = true;
-	CHECK(period_run_once(pe) == 0 && period_run_once(pe) == 0, "idle");
-	CHECK(fr.applies == 0 && fr.heartbeats == 2, "idle: %llu applies, "
+	CHECKM(period_run_once(pe) == 0 && period_run_once(pe) == 0, "idle");
+	CHECKM(fr.applies == 0 && fr.heartbeats == 2, "idle: %llu applies, "
 	    "%llu heartbeats", (unsigned long long)fr.applies,
 	    (unsigned long long)fr.heartbeats);
-	CHECK(fake_now == 40 * T + T / 2, "slept idle_ns twice");
-	CHECK(snapshots == releases && snapshots >= 2, "snapshots taken");
+	CHECKM(fake_now == 40 * T + T / 2, "slept idle_ns twice");
+	CHECKM(snapshots == releases && snapshots >= 2, "snapshots taken");
 	no_task = false;
 	set_holder(0, 1, 0.3, false);
 	nholders = 1;
-	CHECK(period_run_once(pe) == 0 && fr.applies == 1 &&
+	CHECKM(period_run_once(pe) == 0 && fr.applies == 1 &&
 	    fr.last_period == 41, "back: a plan for the next period, %llu",
 	    (unsigned long long)fr.last_period);
 	nholders = 0;
 	period_stats(pe, &st);
-	CHECK(st.idle == 2 && st.periods == 1, "stats: idle %llu",
+	CHECKM(st.idle == 2 && st.periods == 1, "stats: idle %llu",
 	    (unsigned long long)st.idle);
 	period_free(pe);
 
@@ -717,16 +713,16 @@ test_idle(void)
 	fake_now = 5 * T;
 	set_holder(0, 1, 0.3, false);
 	nholders = 1;
-	CHECK(period_run_once(pe) == 0 && fr.applies == 1, "held");
+	CHECKM(period_run_once(pe) == 0 && fr.applies == 1, "held");
 	nholders = 0;
 	no_task = true;
 	notifies = 0;
-	CHECK(period_run_once(pe) == 0 && fr.applies == 1,
+	CHECKM(period_run_once(pe) == 0 && fr.applies == 1,
 	    "the period after: no plan (unregulated)");
-	CHECK(period_run_once(pe) == 0 && fr.applies == 1, "then idle");
-	CHECK(notifies == 1, "its record reached the loop (%u)", notifies);
+	CHECKM(period_run_once(pe) == 0 && fr.applies == 1, "then idle");
+	CHECKM(notifies == 1, "its record reached the loop (%u)", notifies);
 	period_stats(pe, &st);
-	CHECK(st.idle == 1, "idle once: %llu", (unsigned long long)st.idle);
+	CHECKM(st.idle == 1, "idle once: %llu", (unsigned long long)st.idle);
 	no_task = false;
 	period_free(pe);
 }
@@ -751,20 +747,20 @@ test_kick(void)
 	no_task = true;
 	nholders = 0;
 	pe = period_new(&p, err, sizeof(err));
-	CHECK(pe != NULL && period_start(pe, warn, sizeof(warn), err,
+	CHECKM(pe != NULL && period_start(pe, warn, sizeof(warn), err,
 	    sizeof(err)) == 0, "start: %s", err);
 	for (i = 0, st.idle = 0; i < 2000 && st.idle == 0; i++) {
 		usleep(1000);
 		period_stats(pe, &st);
 	}
-	CHECK(st.idle == 1 && st.periods == 0, "idle first");
+	CHECKM(st.idle == 1 && st.periods == 0, "idle first");
 	__atomic_store_n(&no_task, false, __ATOMIC_RELEASE);
 	period_kick(pe);
 	for (i = 0, st.periods = 0; i < 2000 && st.periods == 0; i++) {
 		usleep(1000);
 		period_stats(pe, &st);
 	}
-	CHECK(st.periods > 0, "kicked: deciding again (%d ms)", i);
+	CHECKM(st.periods > 0, "kicked: deciding again (%d ms)", i);
 	period_free(pe);
 	real_time = false;
 }
@@ -783,12 +779,12 @@ test_moved(void)
 	change_after = 1;
 	period_run_once(pe);
 	period_stats(pe, &st);
-	CHECK(st.redecided == 1, "decided again: %llu",
+	CHECKM(st.redecided == 1, "decided again: %llu",
 	    (unsigned long long)st.redecided);
-	CHECK(fr.applies == 2 && fr.last_period == 51 &&
+	CHECKM(fr.applies == 2 && fr.last_period == 51 &&
 	    fr.events[0] == events(0.05), "the last budget is the new "
 	    "holder's: %llu", (unsigned long long)fr.events[0]);
-	CHECK(snapshots == releases, "every snapshot released");
+	CHECKM(snapshots == releases, "every snapshot released");
 	/* the loop set the new static budget before our plan went in: the
 	 * backend refuses it as stale and the engine decides again */
 	set_holder(0, 1, 0.3, false);
@@ -796,11 +792,11 @@ test_moved(void)
 	change_after = 2;
 	period_run_once(pe);
 	period_stats(pe, &st);
-	CHECK(fr.stale == 1 && fr.applies == 3 && st.redecided == 2 &&
+	CHECKM(fr.stale == 1 && fr.applies == 3 && st.redecided == 2 &&
 	    fr.events[0] == events(0.05), "stale plan refused, decided again "
 	    "(%llu stale, %llu applies)", (unsigned long long)fr.stale,
 	    (unsigned long long)fr.applies);
-	CHECK(st.apply_errors == 0, "a stale plan is not an error");
+	CHECKM(st.apply_errors == 0, "a stale plan is not an error");
 	nholders = 0;
 	period_free(pe);
 }
@@ -821,40 +817,40 @@ test_progress(void)
 	nholders = 1;
 	period_run_once(pe);
 	last_record(pe, &r);
-	CHECK(r.nkernels == 1 && r.k[0].remaining == NB,
+	CHECKM(r.nkernels == 1 && r.k[0].remaining == NB,
 	    "running launch seen, %llu remaining",
 	    (unsigned long long)r.k[0].remaining);
-	CHECK(r.q >= kern.q_nominal - 1e-9, "Q %g below Q-bar %g", r.q,
+	CHECKM(r.q >= kern.q_nominal - 1e-9, "Q %g below Q-bar %g", r.q,
 	    kern.q_nominal);
 	/* half the blocks done early: GREEDY gives more than Q-bar */
 	for (i = 0; i < NB / 2 / 64; i++)
 		slot(0)->bitmap[i] = ~0ull;
 	period_run_once(pe);
 	last_record(pe, &r);
-	CHECK(r.k[0].remaining == NB / 2, "progress read: %llu",
+	CHECKM(r.k[0].remaining == NB / 2, "progress read: %llu",
 	    (unsigned long long)r.k[0].remaining);
-	CHECK(r.q > kern.q_nominal + 0.01, "GREEDY gives slack: %g vs %g",
+	CHECKM(r.q > kern.q_nominal + 0.01, "GREEDY gives slack: %g vs %g",
 	    r.q, kern.q_nominal);
-	CHECK(fr.events[0] == events(r.q), "events follow Q");
+	CHECKM(fr.events[0] == events(r.q), "events follow Q");
 	/* a second holder on its static Q-bar caps it */
 	set_holder(1, 2, 0.05, false);
 	nholders = 2;
 	period_run_once(pe);
 	last_record(pe, &r);
-	CHECK(r.q > 0.0499 && r.q < 0.0501, "min over holders: %g", r.q);
+	CHECKM(r.q > 0.0499 && r.q < 0.0501, "min over holders: %g", r.q);
 	nholders = 1;
 	/* the launch ends: one record with its periods and Q stats */
 	finish(0);
 	period_run_once(pe);
-	CHECK(ring_pop(period_launches(pe), &pl) == 1, "launch record");
-	CHECK(pl.task == 1 && pl.kernel == kern.id && pl.periods == 3 &&
+	CHECKM(ring_pop(period_launches(pe), &pl) == 1, "launch record");
+	CHECKM(pl.task == 1 && pl.kernel == kern.id && pl.periods == 3 &&
 	    pl.launch_ns == 100 * T && pl.bound_ns == kern.wcet_ns,
 	    "launch record: %llu periods", (unsigned long long)pl.periods);
-	CHECK(pl.q_min > 0.0499 && pl.q_min < 0.0501 &&
+	CHECKM(pl.q_min > 0.0499 && pl.q_min < 0.0501 &&
 	    pl.q_max > kern.q_nominal, "Q min %g max %g", pl.q_min, pl.q_max);
-	CHECK(ring_pop(period_launches(pe), &pl) == 0, "reported once");
+	CHECKM(ring_pop(period_launches(pe), &pl) == 0, "reported once");
 	period_stats(pe, &st);
-	CHECK(st.launches == 1, "launch counted");
+	CHECKM(st.launches == 1, "launch counted");
 	period_free(pe);
 }
 
@@ -866,7 +862,7 @@ start_used(struct period *pe)
 
 	period_run_once(pe);
 	last_record(pe, &r);
-	CHECK(r.nkernels == 1, "one kernel decided (%u)", r.nkernels);
+	CHECKM(r.nkernels == 1, "one kernel decided (%u)", r.nkernels);
 	return r.boundary_ns + (uint64_t)r.k[0].t_remaining_ns -
 	    kern.wcet_ns;
 }
@@ -902,38 +898,38 @@ test_gpu_start(void)
 
 	/* no GPU start, no offset: the CPU time */
 	launch(0, kern.id, NB, L);
-	CHECK(start_used(pe) == L, "no GPU start: CPU time");
+	CHECKM(start_used(pe) == L, "no GPU start: CPU time");
 	/* a GPU start without a calibration means nothing */
 	slot(0)->gpu_start = G;
-	CHECK(start_used(pe) == L, "no offset: CPU time");
+	CHECKM(start_used(pe) == L, "no offset: CPU time");
 	/* a calibration being rewritten (odd) neither */
 	set_clock(3, OFF, 20000);
-	CHECK(start_used(pe) == L, "odd clock_seq: CPU time");
+	CHECKM(start_used(pe) == L, "odd clock_seq: CPU time");
 	/* valid: the real start, less the uncertainty */
 	set_clock(4, OFF, 20000);
-	CHECK(start_used(pe) == L + 4 * T - 20000, "GPU start used: %llu",
+	CHECKM(start_used(pe) == L + 4 * T - 20000, "GPU start used: %llu",
 	    (unsigned long long)(start_used(pe) - L));
 	/* kept: the device writes it once, a later value is not the GPU's */
 	slot(0)->gpu_start = G + 2 * T;
-	CHECK(start_used(pe) == L + 4 * T - 20000, "GPU start kept");
+	CHECKM(start_used(pe) == L + 4 * T - 20000, "GPU start kept");
 
 	/* a new launch: the claim cleared it, the CPU time again */
 	launch(0, kern.id, NB, L);
 	slot(0)->gpu_start = 0;
-	CHECK(start_used(pe) == L, "cleared by the claim");
+	CHECKM(start_used(pe) == L, "cleared by the claim");
 	/* before the CPU launch: discarded */
 	launch(0, kern.id, NB, L);
 	slot(0)->gpu_start = L - T - OFF;
-	CHECK(start_used(pe) == L, "before launch_ns: CPU time");
+	CHECKM(start_used(pe) == L, "before launch_ns: CPU time");
 	/* in the future (a lying client, or a wrong offset): discarded */
 	launch(0, kern.id, NB, L);
 	slot(0)->gpu_start = fake_now + 10 * T - OFF;
-	CHECK(start_used(pe) == L, "in the future: CPU time");
+	CHECKM(start_used(pe) == L, "in the future: CPU time");
 	/* overflowing values: discarded */
 	launch(0, kern.id, NB, L);
 	slot(0)->gpu_start = UINT64_MAX;
 	set_clock(6, INT64_MAX, 0);
-	CHECK(start_used(pe) == L, "overflow: CPU time");
+	CHECKM(start_used(pe) == L, "overflow: CPU time");
 	/* the queued case end to end: more time left, a higher budget */
 	launch(0, kern.id, NB, L);
 	set_clock(8, OFF, 0);
@@ -954,7 +950,7 @@ test_gpu_start(void)
 		period_run_once(pe);
 		last_record(pe, &r);
 		q_gpu = r.q;
-		CHECK(q_gpu > q_cpu + 0.01, "GPU start: Q %g > CPU %g",
+		CHECKM(q_gpu > q_cpu + 0.01, "GPU start: Q %g > CPU %g",
 		    q_gpu, q_cpu);
 	}
 	set_clock(0, 0, 0);
@@ -984,23 +980,23 @@ test_validation(void)
 	period_run_once(pe);
 	last_record(pe, &r);
 	period_stats(pe, &st);
-	CHECK(st.bad_slots == 1 && r.nkernels == 0 &&
+	CHECKM(st.bad_slots == 1 && r.nkernels == 0 &&
 	    fr.events[0] == events(kern.q_nominal), "bad nblocks rejected");
 	/* unknown kernel id */
 	launch(0, 99, NB, fake_now);
 	period_run_once(pe);
 	period_stats(pe, &st);
-	CHECK(st.bad_slots == 2, "unknown kernel rejected");
+	CHECKM(st.bad_slots == 2, "unknown kernel rejected");
 	/* a slot being rewritten (odd seq) */
 	launch(0, kern.id, NB, fake_now);
 	for (i = 0; i < NB / 2 / 64; i++)
 		slot(0)->bitmap[i] = ~0ull;
 	slot(0)->seq++;
 	period_run_once(pe);
-	CHECK(fr.events[0] == events(kern.q_nominal), "odd seq: Q-bar");
+	CHECKM(fr.events[0] == events(kern.q_nominal), "odd seq: Q-bar");
 	slot(0)->seq++;
 	period_run_once(pe);
-	CHECK(fr.events[0] > events(kern.q_nominal), "stable again: dynamic");
+	CHECKM(fr.events[0] > events(kern.q_nominal), "stable again: dynamic");
 	/* an active stream without a slot: uninstrumented work */
 	memset(&tp, 0, sizeof(tp));
 	tp.active_streams = 3;
@@ -1008,18 +1004,18 @@ test_validation(void)
 	tp.stream_handle[1] = 42;
 	holders[0].tp = &tp;
 	period_run_once(pe);
-	CHECK(fr.events[0] == events(kern.q_nominal), "uncovered stream");
+	CHECKM(fr.events[0] == events(kern.q_nominal), "uncovered stream");
 	tp.active_streams = 1;
 	period_run_once(pe);
-	CHECK(fr.events[0] > events(kern.q_nominal), "covered stream");
+	CHECKM(fr.events[0] > events(kern.q_nominal), "covered stream");
 	tp.memcpy_depth = 1;
 	period_run_once(pe);
-	CHECK(fr.events[0] == events(kern.q_nominal), "copy in flight");
+	CHECKM(fr.events[0] == events(kern.q_nominal), "copy in flight");
 	/* a lying page size leaves no usable slot */
 	holders[0].pp_size = BWSHM_PROGRESS_HDR_SIZE + 10;
 	tp.memcpy_depth = 0;
 	period_run_once(pe);
-	CHECK(fr.events[0] == events(kern.q_nominal), "bad page size");
+	CHECKM(fr.events[0] == events(kern.q_nominal), "bad page size");
 	period_free(pe);
 	free(pp);
 }
