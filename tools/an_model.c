@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,101 +25,6 @@ struct an_kernel {
 	struct wcet_kernel	 k;
 	struct progress_table	 t;
 };
-
-static int an_usage(const char *, const char *, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int
-an_usage(const char *cmd, const char *fmt, ...)
-{
-	va_list	ap;
-
-	fprintf(stderr, "bwanalyze %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n(see bwanalyze --help)\n");
-	return 2;
-}
-
-/*
- * Split argv into one positional argument and options ("--name value" or
- * "--name=value").  Returns 0 or 2 after printing why.
- */
-int
-an_args(int argc, char **argv, struct an_opt *opts, const char **pos)
-{
-	const char	*cmd = argv[0], *eq;
-	struct an_opt	*o;
-	size_t		 nl;
-	int		 i;
-
-	*pos = NULL;
-	for (i = 1; i < argc; i++) {
-		if (strncmp(argv[i], "--", 2) != 0 || argv[i][2] == '\0') {
-			if (*pos != NULL)
-				return an_usage(cmd, "unexpected argument '%s'",
-				    argv[i]);
-			*pos = argv[i];
-			continue;
-		}
-		eq = strchr(argv[i], '=');
-		nl = eq ? (size_t)(eq - argv[i] - 2) : strlen(argv[i] + 2);
-		for (o = opts; o->name; o++)
-			if (strlen(o->name) == nl &&
-			    strncmp(o->name, argv[i] + 2, nl) == 0)
-				break;
-		if (o->name == NULL)
-			return an_usage(cmd, "unknown option '%s'", argv[i]);
-		if (o->value != NULL)
-			return an_usage(cmd, "option '%s' given twice",
-			    argv[i]);
-		if (!o->has_arg) {
-			if (eq)
-				return an_usage(cmd, "option '%s' takes no "
-				    "value", argv[i]);
-			o->value = "";
-		} else if (eq)
-			o->value = eq + 1;
-		else if (i + 1 < argc)
-			o->value = argv[++i];
-		else
-			return an_usage(cmd, "option '%s' needs a value",
-			    argv[i]);
-	}
-	if (*pos == NULL)
-		return an_usage(cmd, "missing %s", strcmp(cmd, "rta") == 0 ||
-		    strcmp(cmd, "partition") == 0 ? "TASKSET" :
-		    strcmp(cmd, "classify") == 0 ? "CURVE" : "PROFILE");
-	return 0;
-}
-
-const char *
-an_opt(const struct an_opt *opts, const char *name)
-{
-	for (; opts->name; opts++)
-		if (strcmp(opts->name, name) == 0)
-			return opts->value;
-	return NULL;
-}
-
-/* A finite double in [lo, hi]. */
-int
-an_double(const char *cmd, const char *name, const char *s, double lo,
-    double hi, double *v)
-{
-	char	*end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(*v) ||
-	    *v < lo || *v > hi) {
-		fprintf(stderr, "bwanalyze %s: bad value '%s' for --%s "
-		    "(expected a number in [%g, %g])\n", cmd, s, name, lo, hi);
-		return 2;
-	}
-	return 0;
-}
 
 static int
 an_u64(const char *s, const char **end, uint64_t *v)
@@ -171,8 +75,8 @@ an_load(const char *cmd, const char *path, struct an_kernel *ak)
 int
 an_wcet_main(int argc, char **argv)
 {
-	struct an_opt	 opts[] = { { "q", 1, NULL }, { "sync", 1, NULL },
-	    { "json", 0, NULL }, { NULL, 0, NULL } };
+	struct an_opt	 opts[] = { AN_OPT("q", AN_VALUE), AN_OPT("sync", AN_VALUE),
+	    AN_OPT("json", AN_FLAG), AN_OPT_END };
 	struct an_kernel ak;
 	struct jsonw	 w;
 	const char	*path, *s;
@@ -180,7 +84,7 @@ an_wcet_main(int argc, char **argv)
 	uint64_t	 g;
 	int		 rc;
 
-	if ((rc = an_args(argc, argv, opts, &path)) != 0)
+	if ((rc = an_args(argc, argv, opts, "PROFILE", &path)) != 0)
 		return rc;
 	if ((s = an_opt(opts, "q")) == NULL)
 		return an_usage(argv[0], "%s", "--q Q is required");
@@ -238,9 +142,9 @@ an_nominal(const char *cmd, const struct an_opt *opts, struct an_kernel *ak,
 int
 an_nominal_main(int argc, char **argv)
 {
-	struct an_opt	 opts[] = { { "slowdown", 1, NULL },
-	    { "bwmax-events", 1, NULL }, { "overhead-events", 1, NULL },
-	    { "json", 0, NULL }, { NULL, 0, NULL } };
+	struct an_opt	 opts[] = { AN_OPT("slowdown", AN_VALUE),
+	    AN_OPT("bwmax-events", AN_VALUE), AN_OPT("overhead-events", AN_VALUE),
+	    AN_OPT("json", AN_FLAG), AN_OPT_END };
 	struct an_kernel	ak;
 	struct budget_nominal	nom;
 	struct jsonw		w;
@@ -248,7 +152,7 @@ an_nominal_main(int argc, char **argv)
 	double			 slow;
 	int			 rc;
 
-	if ((rc = an_args(argc, argv, opts, &path)) != 0)
+	if ((rc = an_args(argc, argv, opts, "PROFILE", &path)) != 0)
 		return rc;
 	if ((rc = an_load(argv[0], path, &ak)) != 0 ||
 	    (rc = an_nominal(argv[0], opts, &ak, &nom, &slow)) != 0)
@@ -312,10 +216,10 @@ an_remaining(const char *cmd, const char *s, const struct an_kernel *ak,
 int
 an_budget_main(int argc, char **argv)
 {
-	struct an_opt	 opts[] = { { "policy", 1, NULL },
-	    { "elapsed-ns", 1, NULL }, { "remaining", 1, NULL },
-	    { "q-nominal", 1, NULL }, { "prev-q", 1, NULL },
-	    { "json", 0, NULL }, { NULL, 0, NULL } };
+	struct an_opt	 opts[] = { AN_OPT("policy", AN_VALUE),
+	    AN_OPT("elapsed-ns", AN_VALUE), AN_OPT("remaining", AN_VALUE),
+	    AN_OPT("q-nominal", AN_VALUE), AN_OPT("prev-q", AN_VALUE),
+	    AN_OPT("json", AN_FLAG), AN_OPT_END };
 	struct an_kernel	 ak;
 	struct budget_nominal	 nom;
 	struct jsonw		 w;
@@ -324,7 +228,7 @@ an_budget_main(int argc, char **argv)
 	double			 elapsed, qnom, prev, t, q, slow;
 	int			 rc;
 
-	if ((rc = an_args(argc, argv, opts, &path)) != 0)
+	if ((rc = an_args(argc, argv, opts, "PROFILE", &path)) != 0)
 		return rc;
 	pol = an_opt(opts, "policy");
 	if (pol == NULL || (strcmp(pol, "fair") && strcmp(pol, "greedy") &&
@@ -384,8 +288,8 @@ an_budget_main(int argc, char **argv)
 int
 an_rta_main(int argc, char **argv)
 {
-	struct an_opt		 opts[] = { { "json", 0, NULL },
-	    { NULL, 0, NULL } };
+	struct an_opt		 opts[] = { AN_OPT("json", AN_FLAG),
+	    AN_OPT_END };
 	struct rta_taskset	 ts;
 	struct rta_result	 res[RTA_MAX_TASKS];
 	struct jsonw		 w;
@@ -395,7 +299,7 @@ an_rta_main(int argc, char **argv)
 	unsigned int		 i;
 	int			 rc, ok;
 
-	if ((rc = an_args(argc, argv, opts, &path)) != 0)
+	if ((rc = an_args(argc, argv, opts, "TASKSET", &path)) != 0)
 		return rc;
 	if ((rc = fileio_read(path, RTA_MAX_SIZE, &buf, &len)) != 0) {
 		fprintf(stderr, "bwanalyze rta: %s: %s\n", path,
@@ -548,14 +452,14 @@ an_show_text(const struct an_kernel *ak, const struct budget_nominal *nom)
 int
 an_show_main(int argc, char **argv)
 {
-	struct an_opt		 opts[] = { { "json", 0, NULL },
-	    { NULL, 0, NULL } };
+	struct an_opt		 opts[] = { AN_OPT("json", AN_FLAG),
+	    AN_OPT_END };
 	struct an_kernel	 ak;
 	struct budget_nominal	 nom;
 	const char		*path;
 	int			 rc;
 
-	if ((rc = an_args(argc, argv, opts, &path)) != 0 ||
+	if ((rc = an_args(argc, argv, opts, "PROFILE", &path)) != 0 ||
 	    (rc = an_load(argv[0], path, &ak)) != 0)
 		return rc;
 	if (budget_nominal(&ak.k, ak.t.n, BUDGET_DEFAULT_SLOWDOWN, 0, 0,

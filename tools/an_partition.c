@@ -184,10 +184,10 @@ an_part_text(const struct partition_set *ts, const struct partition_plan *p,
 int
 an_partition_main(int argc, char **argv)
 {
-	struct an_opt		 opts[] = { { "sms", 1, NULL },
-	    { "order", 1, NULL }, { "forbidden", 1, NULL },
-	    { "granule", 1, NULL }, { "baseline", 1, NULL },
-	    { "json", 0, NULL }, { NULL, 0, NULL } };
+	struct an_opt		 opts[] = { AN_OPT("sms", AN_VALUE),
+	    AN_OPT("order", AN_VALUE), AN_OPT("forbidden", AN_VALUE),
+	    AN_OPT("granule", AN_VALUE), AN_OPT("baseline", AN_VALUE),
+	    AN_OPT("json", AN_FLAG), AN_OPT_END };
 	struct an_part_args	 a = { .baseline = NULL };
 	struct partition_set	*ts = NULL;
 	struct partition_work	*w = NULL;
@@ -196,7 +196,7 @@ an_partition_main(int argc, char **argv)
 	char			 why[256];
 	int			 rc, ok;
 
-	if ((rc = an_args(argc, argv, opts, &path)) != 0 ||
+	if ((rc = an_args(argc, argv, opts, "TASKSET", &path)) != 0 ||
 	    (rc = an_part_opts(argv[0], opts, &a)) != 0)
 		return rc;
 	ts = malloc(sizeof(*ts));
@@ -356,8 +356,8 @@ an_curve_load(const char *path, unsigned int *sms, double *t,
 int
 an_classify_main(int argc, char **argv)
 {
-	struct an_opt			 opts[] = { { "tol", 1, NULL },
-	    { "knee", 1, NULL }, { "json", 0, NULL }, { NULL, 0, NULL } };
+	struct an_opt			 opts[] = { AN_OPT("tol", AN_VALUE),
+	    AN_OPT("knee", AN_VALUE), AN_OPT("json", AN_FLAG), AN_OPT_END };
 	static unsigned int		 sms[PARTITION_MAX_CURVE];
 	static double			 t[PARTITION_MAX_CURVE];
 	struct partition_curve_fit	 f;
@@ -367,7 +367,7 @@ an_classify_main(int argc, char **argv)
 	unsigned int			 n;
 	int				 rc;
 
-	if ((rc = an_args(argc, argv, opts, &path)) != 0)
+	if ((rc = an_args(argc, argv, opts, "CURVE", &path)) != 0)
 		return rc;
 	if ((v = an_opt(opts, "tol")) != NULL &&
 	    an_double(argv[0], "tol", v, 0, 1, &tol))

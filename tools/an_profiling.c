@@ -25,23 +25,11 @@
 #include "trace.h"
 #include "wcet.h"
 
-#define AP_MAX_P		16
 #define AP_DEFAULT_RES		128
 #define AP_MIN_RUNS		10
 #define AP_POOL_MAX		(1u << 20)	/* pooled samples per cluster */
 #define AP_PLOT_POINTS		2000
 #define AP_MAX_SAMPLES		(1u << 27)
-
-/* Options: "--name value", "--name=value" or a flag; -o is "--o". */
-#define OPT(n, a)	{ .name = (n), .has_arg = (a) }
-
-struct ap_opt {
-	const char	*name;
-	int		 has_arg;
-	const char	*value;
-	const char	*multi[AP_MAX_P];	/* repeated values (--p) */
-	int		 nmulti;
-};
 
 static int ap_fail(const char *, const char *, ...)
     __attribute__((format(printf, 2, 3)));
@@ -57,65 +45,6 @@ ap_fail(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return 2;
-}
-
-static struct ap_opt *
-ap_find(struct ap_opt *o, const char *name, size_t len)
-{
-	for (; o->name != NULL; o++)
-		if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
-			return o;
-	return NULL;
-}
-
-/* Positional arguments go to pos[0..npos-1]; all must be given. */
-static int
-ap_args(int argc, char **argv, struct ap_opt *opts, const char **pos,
-    int npos)
-{
-	const char *cmd = argv[0], *a, *eq, *val;
-	struct ap_opt *o;
-	int	i, got = 0;
-	size_t	len;
-
-	for (i = 1; i < argc; i++) {
-		a = argv[i];
-		if (strcmp(a, "-o") == 0)
-			a = "--o";
-		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
-			if (got >= npos)
-				return ap_fail(cmd, "unexpected argument '%s'",
-				    a);
-			pos[got++] = a;
-			continue;
-		}
-		a += 2;
-		eq = strchr(a, '=');
-		len = eq ? (size_t)(eq - a) : strlen(a);
-		if ((o = ap_find(opts, a, len)) == NULL)
-			return ap_fail(cmd, "unknown option '%s'", argv[i]);
-		if (!o->has_arg) {
-			if (eq)
-				return ap_fail(cmd, "--%s takes no value",
-				    o->name);
-			o->value = "";
-			continue;
-		}
-		if (eq)
-			val = eq + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
-		else
-			return ap_fail(cmd, "--%s needs a value", o->name);
-		if (o->nmulti < AP_MAX_P)
-			o->multi[o->nmulti++] = val;
-		else
-			return ap_fail(cmd, "too many --%s", o->name);
-		o->value = val;
-	}
-	if (got < npos)
-		return ap_fail(cmd, "missing argument (see bwanalyze --help)");
-	return 0;
 }
 
 static int
@@ -447,64 +376,68 @@ ap_evt_text(const struct evt_result *r, const double *ps, int np)
 
 /*
  * Shared by evt and plot pwcet: options --block, --p, --alpha, --per,
- * --theta-min, --theta-method (o[0..5]).
+ * --theta-min and --theta-method (AP_EVT_OPTS).
  */
 static int
-ap_evt_setup(const char *cmd, struct ap_opt *o, struct evt_options *eo,
+ap_evt_setup(const char *cmd, const struct an_opt *o, struct evt_options *eo,
     double *ps, int *np)
 {
+	const struct an_opt *p = an_opt_find(o, "p");
+	const char *block = an_opt(o, "block"), *alpha = an_opt(o, "alpha");
+	const char *per = an_opt(o, "per"), *tmin = an_opt(o, "theta-min");
+	const char *tmethod = an_opt(o, "theta-method");
 	unsigned long long v;
 	int	i;
 
 	evt_options_default(eo);
-	if (o[0].value && (ap_uint(o[0].value, 1u << 20, &v) < 0 || v < 1))
-		return ap_fail(cmd, "bad --block '%s'", o[0].value);
-	if (o[0].value)
+	if (block && (ap_uint(block, 1u << 20, &v) < 0 || v < 1))
+		return ap_fail(cmd, "bad --block '%s'", block);
+	if (block)
 		eo->block = (size_t)v;
-	if (o[2].value && ap_double(o[2].value, 0.0, 1.0, &eo->alpha) < 0)
-		return ap_fail(cmd, "bad --alpha '%s'", o[2].value);
-	if (o[3].value && strcmp(o[3].value, "block") == 0)
+	if (alpha && ap_double(alpha, 0.0, 1.0, &eo->alpha) < 0)
+		return ap_fail(cmd, "bad --alpha '%s'", alpha);
+	if (per && strcmp(per, "block") == 0)
 		eo->per = EVT_PER_BLOCK;
-	else if (o[3].value && strcmp(o[3].value, "run") != 0)
-		return ap_fail(cmd, "bad --per '%s' (block or run)",
-		    o[3].value);
-	if (o[4].value && (ap_double(o[4].value, 0.0, 2.0, &eo->theta_min) <
-	    0 || eo->theta_min > 1.0))
-		return ap_fail(cmd, "bad --theta-min '%s' (0 < T <= 1)",
-		    o[4].value);
-	if (o[5].value && strcmp(o[5].value, "intervals") == 0)
+	else if (per && strcmp(per, "run") != 0)
+		return ap_fail(cmd, "bad --per '%s' (block or run)", per);
+	if (tmin && (ap_double(tmin, 0.0, 2.0, &eo->theta_min) < 0 ||
+	    eo->theta_min > 1.0))
+		return ap_fail(cmd, "bad --theta-min '%s' (0 < T <= 1)", tmin);
+	if (tmethod && strcmp(tmethod, "intervals") == 0)
 		eo->theta_method = EVT_THETA_INTERVALS;
-	else if (o[5].value && strcmp(o[5].value, "blocks") != 0)
+	else if (tmethod && strcmp(tmethod, "blocks") != 0)
 		return ap_fail(cmd, "bad --theta-method '%s' (blocks or "
-		    "intervals)", o[5].value);
+		    "intervals)", tmethod);
 	ps[0] = 1e-6;
 	ps[1] = 1e-9;
 	ps[2] = 1e-12;
 	*np = 3;
-	for (i = 0; i < o[1].nmulti; i++) {
-		if (ap_double(o[1].multi[i], 0.0, 1.0, &ps[*np]) < 0)
+	for (i = 0; i < p->nlist; i++) {
+		if (ap_double(p->list[i], 0.0, 1.0, &ps[*np]) < 0)
 			return ap_fail(cmd, "bad --p '%s' (0 < P < 1)",
-			    o[1].multi[i]);
+			    p->list[i]);
 		(*np)++;
 	}
 	return 0;
 }
 
-#define AP_EVT_OPTS	OPT("block", 1), OPT("p", 1), OPT("alpha", 1), \
-	OPT("per", 1), OPT("theta-min", 1), OPT("theta-method", 1)
+#define AP_EVT_OPTS	AN_OPT("block", AN_VALUE), AN_OPT("p", AN_LIST), \
+	AN_OPT("alpha", AN_VALUE), AN_OPT("per", AN_VALUE), \
+	AN_OPT("theta-min", AN_VALUE), AN_OPT("theta-method", AN_VALUE)
 
 int
 an_evt_main(int argc, char **argv)
 {
-	struct ap_opt opts[] = { AP_EVT_OPTS, OPT("json", 0), OPT(NULL, 0) };
+	struct an_opt opts[] = { AP_EVT_OPTS, AN_OPT("json", AN_FLAG),
+	    AN_OPT_END };
 	const char *path;
 	struct evt_options eo;
 	struct evt_result r;
-	double	*x, ps[3 + AP_MAX_P];
+	double	*x, ps[3 + AN_MAX_LIST];
 	size_t	n;
 	int	rc, np;
 
-	if ((rc = ap_args(argc, argv, opts, &path, 1)) != 0)
+	if ((rc = an_args(argc, argv, opts, "SAMPLES", &path)) != 0)
 		return rc;
 	if ((rc = ap_evt_setup(argv[0], opts, &eo, ps, &np)) != 0)
 		return rc;
@@ -519,7 +452,7 @@ an_evt_main(int argc, char **argv)
 		    r.reason, n, eo.block);
 		return 2;
 	}
-	if (opts[6].value)
+	if (an_opt(opts, "json"))
 		ap_evt_json(&r, ps, np);
 	else
 		ap_evt_text(&r, ps, np);
@@ -864,33 +797,36 @@ ap_cluster_json(const struct ap_clustering *cl, const struct profile *p,
 
 /* Options shared by cluster and plot edf. */
 static int
-ap_cluster_opts(const char *cmd, struct ap_opt *o, double *alpha,
+ap_cluster_opts(const char *cmd, const struct an_opt *o, double *alpha,
     uint32_t *res, uint32_t *nblocks, struct ap_clustering *cl)
 {
+	const char *a = an_opt(o, "alpha"), *sel = an_opt(o, "select");
+	const char *r = an_opt(o, "reservoir"), *b = an_opt(o, "blocks");
 	unsigned long long v;
 
 	*alpha = 0.05;
-	if (o[0].value && ap_double(o[0].value, 0.0, 1.0, alpha) < 0)
-		return ap_fail(cmd, "bad --alpha '%s'", o[0].value);
-	snprintf(cl->sel_text, sizeof(cl->sel_text), "%s",
-	    o[1].value ? o[1].value : "max");
+	if (a && ap_double(a, 0.0, 1.0, alpha) < 0)
+		return ap_fail(cmd, "bad --alpha '%s'", a);
+	snprintf(cl->sel_text, sizeof(cl->sel_text), "%s", sel ? sel : "max");
 	if (cluster_select_parse(cl->sel_text, &cl->sel) < 0)
 		return ap_fail(cmd, "bad --select '%s' (max, normal:P or "
 		    "evt:P with 0 < P < 1)", cl->sel_text);
 	*res = AP_DEFAULT_RES;
-	if (o[2].value && (ap_uint(o[2].value, 1u << 16, &v) < 0 || v < 8))
-		return ap_fail(cmd, "bad --reservoir '%s' (8..65536)",
-		    o[2].value);
-	if (o[2].value)
+	if (r && (ap_uint(r, 1u << 16, &v) < 0 || v < 8))
+		return ap_fail(cmd, "bad --reservoir '%s' (8..65536)", r);
+	if (r)
 		*res = (uint32_t)v;
 	*nblocks = 0;
-	if (o[3].value && (ap_uint(o[3].value, TRACE_MAX_BLOCKS, &v) < 0 ||
-	    v < 1))
-		return ap_fail(cmd, "bad --blocks '%s'", o[3].value);
-	if (o[3].value)
+	if (b && (ap_uint(b, TRACE_MAX_BLOCKS, &v) < 0 || v < 1))
+		return ap_fail(cmd, "bad --blocks '%s'", b);
+	if (b)
 		*nblocks = (uint32_t)v;
 	return 0;
 }
+
+#define AP_CLUSTER_OPTS	AN_OPT("alpha", AN_VALUE), \
+	AN_OPT("select", AN_VALUE), AN_OPT("reservoir", AN_VALUE), \
+	AN_OPT("blocks", AN_VALUE), AN_OPT("o", AN_VALUE)
 
 static int
 ap_write_profile(const char *cmd, struct ap_clustering *cl, struct profile *p,
@@ -932,13 +868,13 @@ ap_write_profile(const char *cmd, struct ap_clustering *cl, struct profile *p,
 int
 an_cluster_main(int argc, char **argv)
 {
-	struct ap_opt opts[] = { OPT("alpha", 1), OPT("select", 1),
-	    OPT("reservoir", 1), OPT("blocks", 1), OPT("o", 1),
-	    OPT("concurrency", 1), OPT("name", 1), OPT("period-ns", 1),
-	    OPT("json", 0), OPT(NULL, 0) };
+	struct an_opt opts[] = { AP_CLUSTER_OPTS,
+	    AN_OPT("concurrency", AN_VALUE), AN_OPT("name", AN_VALUE),
+	    AN_OPT("period-ns", AN_VALUE), AN_OPT("json", AN_FLAG),
+	    AN_OPT_END };
 	static struct ap_clustering cl;
 	static struct profile p;
-	const char *path, *cmd = argv[0];
+	const char *path, *cmd = argv[0], *out, *conc, *name, *period;
 	unsigned long long v;
 	double	alpha;
 	uint32_t res, nblocks;
@@ -947,41 +883,45 @@ an_cluster_main(int argc, char **argv)
 
 	memset(&cl, 0, sizeof(cl));
 	memset(&p, 0, sizeof(p));
-	if ((rc = ap_args(argc, argv, opts, &path, 1)) != 0 ||
+	if ((rc = an_args(argc, argv, opts, "TRACE", &path)) != 0 ||
 	    (rc = ap_cluster_opts(cmd, opts, &alpha, &res, &nblocks, &cl)))
 		return rc;
-	if (opts[4].value == NULL)
+	out = an_opt(opts, "o");
+	conc = an_opt(opts, "concurrency");
+	name = an_opt(opts, "name");
+	period = an_opt(opts, "period-ns");
+	if (out == NULL)
 		return ap_fail(cmd, "-o OUT.bwk is required");
-	if (opts[5].value == NULL)
+	if (conc == NULL)
 		return ap_fail(cmd, "--concurrency M is required (thread "
 		    "blocks resident on the GPU at once)");
-	if (ap_uint(opts[5].value, UINT32_MAX, &v) < 0 || v < 1)
-		return ap_fail(cmd, "bad --concurrency '%s'", opts[5].value);
+	if (ap_uint(conc, UINT32_MAX, &v) < 0 || v < 1)
+		return ap_fail(cmd, "bad --concurrency '%s'", conc);
 	p.concurrency = (uint32_t)v;
 	p.period_ns = PROFILE_DEFAULT_PERIOD;
-	if (opts[7].value && (ap_uint(opts[7].value, UINT64_MAX, &v) < 0 ||
+	if (period && (ap_uint(period, UINT64_MAX, &v) < 0 ||
 	    v < 1))
-		return ap_fail(cmd, "bad --period-ns '%s'", opts[7].value);
-	if (opts[7].value)
+		return ap_fail(cmd, "bad --period-ns '%s'", period);
+	if (period)
 		p.period_ns = v;
-	if (opts[6].value) {
-		if (strlen(opts[6].value) > PROFILE_MAX_NAME ||
-		    opts[6].value[0] == '\0' ||
-		    strpbrk(opts[6].value, " \t#\r\n") != NULL)
+	if (name) {
+		if (strlen(name) > PROFILE_MAX_NAME ||
+		    name[0] == '\0' ||
+		    strpbrk(name, " \t#\r\n") != NULL)
 			return ap_fail(cmd, "bad --name (1-63 characters, no "
 			    "spaces or '#')");
-		strcpy(p.name, opts[6].value);
+		strcpy(p.name, name);
 	} else
 		ap_name(path, p.name);
 	rc = ap_cluster_run(cmd, path, alpha, res, nblocks, &cl);
 	if (rc == 0)
-		rc = ap_write_profile(cmd, &cl, &p, opts[4].value);
-	if (rc == 0 && opts[8].value)
-		ap_cluster_json(&cl, &p, opts[4].value);
+		rc = ap_write_profile(cmd, &cl, &p, out);
+	if (rc == 0 && an_opt(opts, "json"))
+		ap_cluster_json(&cl, &p, out);
 	else if (rc == 0) {
 		printf("%s: %u blocks, %u clusters, %d intervals -> %s\n",
 		    p.name, p.blocks, cl.nclusters, cl.nintervals,
-		    opts[4].value);
+		    out);
 		for (c = 0; c < cl.nclusters; c++)
 			printf("cluster %u: %u blocks, e0 %.0f ns, e1 %.0f ns, "
 			    "fit %.2f/%.2f\n", c, cl.c[c].nblocks, cl.c[c].e[0],
@@ -1076,8 +1016,7 @@ ap_edf(FILE *f, const double *x, size_t n)
 static int
 ap_plot_edf(const char *cmd, int argc, char **argv)
 {
-	struct ap_opt opts[] = { OPT("alpha", 1), OPT("select", 1),
-	    OPT("reservoir", 1), OPT("blocks", 1), OPT("o", 1), OPT(NULL, 0) };
+	struct an_opt opts[] = { AP_CLUSTER_OPTS, AN_OPT_END };
 	static const char *cname[] = { "isolation", "interference" };
 	static struct ap_clustering cl;
 	struct ap_plot pl;
@@ -1089,13 +1028,13 @@ ap_plot_edf(const char *cmd, int argc, char **argv)
 	int	rc;
 
 	memset(&cl, 0, sizeof(cl));
-	if ((rc = ap_args(argc, argv, opts, &path, 1)) != 0 ||
+	if ((rc = an_args(argc, argv, opts, "TRACE", &path)) != 0 ||
 	    (rc = ap_cluster_opts(cmd, opts, &alpha, &res, &nb, &cl)) != 0)
 		return rc;
-	if (opts[4].value == NULL)
+	if (an_opt(opts, "o") == NULL)
 		return ap_fail(cmd, "-o PREFIX is required");
 	if ((rc = ap_cluster_run(cmd, path, alpha, res, nb, &cl)) != 0 ||
-	    (rc = ap_plot_open(cmd, opts[4].value, &pl)) != 0) {
+	    (rc = ap_plot_open(cmd, an_opt(opts, "o"), &pl)) != 0) {
 		ap_clustering_free(&cl);
 		return rc;
 	}
@@ -1166,25 +1105,29 @@ ap_measured(const char *cmd, const char *path, FILE *out, int *npts)
 static int
 ap_plot_gq(const char *cmd, int argc, char **argv)
 {
-	struct ap_opt opts[] = { OPT("o", 1), OPT("measured", 1),
-	    OPT("sync", 1), OPT(NULL, 0) };
+	struct an_opt opts[] = { AN_OPT("o", AN_VALUE),
+	    AN_OPT("measured", AN_VALUE), AN_OPT("sync", AN_VALUE),
+	    AN_OPT_END };
 	static struct profile p;
 	static struct wcet_kernel k;
 	static struct progress_table t;
 	struct ap_plot pl;
-	const char *path;
+	const char *path, *out, *measured, *sy;
 	char	*buf, err[160];
 	size_t	len;
 	int	rc, sync = 0, i, npts = 0;
 
-	if ((rc = ap_args(argc, argv, opts, &path, 1)) != 0)
+	if ((rc = an_args(argc, argv, opts, "PROFILE", &path)) != 0)
 		return rc;
-	if (opts[0].value == NULL)
+	out = an_opt(opts, "o");
+	measured = an_opt(opts, "measured");
+	sy = an_opt(opts, "sync");
+	if (out == NULL)
 		return ap_fail(cmd, "-o PREFIX is required");
-	if (opts[2].value && strcmp(opts[2].value, "0") != 0 &&
-	    strcmp(opts[2].value, "1") != 0)
-		return ap_fail(cmd, "bad --sync '%s' (0 or 1)", opts[2].value);
-	sync = opts[2].value && opts[2].value[0] == '1';
+	if (sy && strcmp(sy, "0") != 0 &&
+	    strcmp(sy, "1") != 0)
+		return ap_fail(cmd, "bad --sync '%s' (0 or 1)", sy);
+	sync = sy && sy[0] == '1';
 	if ((rc = fileio_read(path, PROFILE_MAX_SIZE, &buf, &len)) != 0)
 		return ap_fail(cmd, "%s: %s", path, strerror(-rc));
 	rc = profile_parse(buf, len, &p, err, sizeof(err));
@@ -1194,13 +1137,13 @@ ap_plot_gq(const char *cmd, int argc, char **argv)
 	if (profile_to_model(&p, &k, &t) < 0)
 		return ap_fail(cmd, "%s: profile not usable by the model",
 		    path);
-	if ((rc = ap_plot_open(cmd, opts[0].value, &pl)) != 0)
+	if ((rc = ap_plot_open(cmd, out, &pl)) != 0)
 		return rc;
 	for (i = 0; i <= 100; i++)
 		fprintf(pl.fd, "%d %llu\n", i, (unsigned long long)
 		    wcet_bound(&k, t.n, i / 100.0, sync));
 	fprintf(pl.fd, "\n\n");
-	if (opts[1].value && (rc = ap_measured(cmd, opts[1].value, pl.fd,
+	if (measured && (rc = ap_measured(cmd, measured, pl.fd,
 	    &npts)) != 0) {
 		fclose(pl.fd);
 		fclose(pl.fg);
@@ -1221,24 +1164,25 @@ ap_plot_gq(const char *cmd, int argc, char **argv)
 static int
 ap_plot_pwcet(const char *cmd, int argc, char **argv)
 {
-	struct ap_opt opts[] = { AP_EVT_OPTS, OPT("o", 1), OPT(NULL, 0) };
+	struct an_opt opts[] = { AP_EVT_OPTS, AN_OPT("o", AN_VALUE),
+	    AN_OPT_END };
 	struct evt_options eo;
 	struct evt_result r;
 	struct ap_plot pl;
 	const char *path, *per;
-	double	*x, ps[3 + AP_MAX_P], lo, hi, v, e;
+	double	*x, ps[3 + AN_MAX_LIST], lo, hi, v, e;
 	size_t	n, b, i, step;
 	int	rc, np;
 
-	if ((rc = ap_args(argc, argv, opts, &path, 1)) != 0 ||
+	if ((rc = an_args(argc, argv, opts, "SAMPLES", &path)) != 0 ||
 	    (rc = ap_evt_setup(cmd, opts, &eo, ps, &np)) != 0)
 		return rc;
-	if (opts[6].value == NULL)
+	if (an_opt(opts, "o") == NULL)
 		return ap_fail(cmd, "-o PREFIX is required");
 	if ((rc = ap_read_samples(cmd, path, &x, &n)) != 0)
 		return rc;
 	rc = evt_analyze(x, n, &eo, &r);
-	if (rc < 0 || (rc = ap_plot_open(cmd, opts[6].value, &pl)) != 0) {
+	if (rc < 0 || (rc = ap_plot_open(cmd, an_opt(opts, "o"), &pl)) != 0) {
 		free(x);
 		return rc < 0 ? ap_fail(cmd, "%s: %s", path, r.reason ?
 		    r.reason : "out of memory") : rc;

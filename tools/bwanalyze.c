@@ -1,10 +1,132 @@
 /*
- * bwanalyze.c - the offline analysis tool: dispatch to subcommands.
+ * bwanalyze.c - the offline analysis tool: dispatch to subcommands, and
+ * the one option parser they all use.
  */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bwanalyze.h"
+
+int
+an_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "bwanalyze %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see bwanalyze --help)\n");
+	return 2;
+}
+
+static struct an_opt *
+an_match(struct an_opt *opts, const char *name, size_t len)
+{
+	for (; opts->name != NULL; opts++)
+		if (strlen(opts->name) == len &&
+		    strncmp(opts->name, name, len) == 0)
+			return opts;
+	return NULL;
+}
+
+/*
+ * Split argv into one positional argument and options ("--name value",
+ * "--name=value" or a flag).  Returns 0 or 2 after printing why.
+ */
+int
+an_args(int argc, char **argv, struct an_opt *opts, const char *posname,
+    const char **pos)
+{
+	const char	*cmd = argv[0], *a, *eq, *val;
+	struct an_opt	*o;
+	size_t		 len;
+	int		 i;
+
+	*pos = NULL;
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		if (strcmp(a, "-o") == 0 && an_match(opts, "o", 1) != NULL)
+			a = "--o";
+		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+			if (*pos != NULL)
+				return an_usage(cmd, "unexpected argument '%s'",
+				    a);
+			*pos = a;
+			continue;
+		}
+		a += 2;
+		eq = strchr(a, '=');
+		len = eq ? (size_t)(eq - a) : strlen(a);
+		if ((o = an_match(opts, a, len)) == NULL)
+			return an_usage(cmd, "unknown option '%s'", argv[i]);
+		if (o->value != NULL && o->arg != AN_LIST)
+			return an_usage(cmd, "option '%s' given twice",
+			    argv[i]);
+		if (o->arg == AN_FLAG) {
+			if (eq)
+				return an_usage(cmd, "option '%s' takes no "
+				    "value", argv[i]);
+			o->value = "";
+			continue;
+		}
+		if (eq)
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else
+			return an_usage(cmd, "option '%s' needs a value",
+			    argv[i]);
+		if (o->arg == AN_LIST) {
+			if (o->nlist == AN_MAX_LIST)
+				return an_usage(cmd, "too many --%s", o->name);
+			o->list[o->nlist++] = val;
+		}
+		o->value = val;
+	}
+	if (*pos == NULL)
+		return an_usage(cmd, "missing %s", posname);
+	return 0;
+}
+
+const struct an_opt *
+an_opt_find(const struct an_opt *opts, const char *name)
+{
+	for (; opts->name; opts++)
+		if (strcmp(opts->name, name) == 0)
+			return opts;
+	return NULL;
+}
+
+const char *
+an_opt(const struct an_opt *opts, const char *name)
+{
+	const struct an_opt	*o = an_opt_find(opts, name);
+
+	return o ? o->value : NULL;
+}
+
+/* A finite double in [lo, hi]. */
+int
+an_double(const char *cmd, const char *name, const char *s, double lo,
+    double hi, double *v)
+{
+	char	*end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(*v) ||
+	    *v < lo || *v > hi) {
+		fprintf(stderr, "bwanalyze %s: bad value '%s' for --%s "
+		    "(expected a number in [%g, %g])\n", cmd, s, name, lo, hi);
+		return 2;
+	}
+	return 0;
+}
 
 static const struct {
 	const char	*name;

@@ -7,22 +7,42 @@
 #ifndef BWANALYZE_H
 #define BWANALYZE_H
 
-/* Options of one subcommand: name (without "--"), takes a value. */
-struct an_opt {
-	const char	*name;
-	int		 has_arg;
-	const char	*value;		/* NULL: not given; "" for flags */
+/* How an option takes its value. */
+enum an_arg {
+	AN_FLAG,	/* --name alone */
+	AN_VALUE,	/* --name VALUE or --name=VALUE, at most once */
+	AN_LIST		/* the same, repeatable (e.g. evt --p) */
 };
 
+#define AN_MAX_LIST	16
+
+/* Options of one subcommand: name (without "--") and how it is given. */
+struct an_opt {
+	const char	*name;
+	enum an_arg	 arg;
+	const char	*value;		/* NULL: not given; "" for flags */
+	const char	*list[AN_MAX_LIST];	/* AN_LIST: every value */
+	int		 nlist;
+};
+
+#define AN_OPT(n, a)	{ .name = (n), .arg = (a) }
+#define AN_OPT_END	{ .name = NULL }
+
 /*
- * tools/an_model.c: option helpers.  an_args splits argv into one
- * positional argument and the options; an_double reads a finite number
- * in [lo, hi].  Both print why and return 2 on bad usage.
+ * tools/bwanalyze.c: the option parser of every subcommand.  an_args
+ * splits argv into the one positional argument (named posname in the
+ * message when it is missing) and the options; "-o" stands for "--o"
+ * where the subcommand has an "o".  an_double reads a finite number in
+ * [lo, hi].  Both print why and return 2 on bad usage.
  */
-int		 an_args(int, char **, struct an_opt *, const char **pos);
+int		 an_args(int, char **, struct an_opt *, const char *posname,
+		    const char **pos);
 const char	*an_opt(const struct an_opt *, const char *name);
+const struct an_opt *an_opt_find(const struct an_opt *, const char *name);
 int		 an_double(const char *cmd, const char *name, const char *s,
 		    double lo, double hi, double *v);
+int		 an_usage(const char *cmd, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
 
 /* tools/an_model.c: the analysis core */
 int	an_wcet_main(int, char **);
