@@ -2,7 +2,8 @@
 noinst_LTLIBRARIES += model/libbwmodel.la
 model_libbwmodel_la_SOURCES = model/wcet.h model/budget.h model/progress.h \
 	model/profile.h model/wcet.c model/budget.c model/progress.c \
-	model/profile.c model/tfs.c model/tfs.h model/rta.c model/rta.h
+	model/profile.c model/tfs.c model/tfs.h model/rta.c model/rta.h \
+	model/tok.c model/tok.h
 model_libbwmodel_la_LIBADD = $(LIBM)
 
 # Tests (C programs in tests/model, plus the bwanalyze script).
@@ -40,7 +41,7 @@ check_PROGRAMS += fuzz/fuzz_profile
 # the model sources are compiled into the target so that libFuzzer's
 # coverage instrumentation (FUZZ_CFLAGS) reaches the parser itself
 fuzz_fuzz_profile_SOURCES = fuzz/fuzz_profile.c model/profile.c \
-	model/wcet.c model/progress.c model/budget.c
+	model/wcet.c model/progress.c model/budget.c model/tok.c
 fuzz_fuzz_profile_LDADD = lib/libbwutil.la $(LIBM)
 if ENABLE_FUZZING
 fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "tok.h"
 
 #define PROFILE_MAX_TOKENS	8
 
@@ -44,51 +45,20 @@ profile_error(struct profile_parse *ps, unsigned int line, const char *fmt,
 	return -EINVAL;
 }
 
-/* Decimal unsigned number, no sign, at most max. */
-static int
-profile_number(const char *s, size_t len, uint64_t max, uint64_t *v)
-{
-	uint64_t	x = 0;
-	size_t		i;
-
-	if (len == 0)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		if (x > (max - (uint64_t)(s[i] - '0')) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(s[i] - '0');
-	}
-	*v = x;
-	return 0;
-}
-
-struct profile_tok {
-	const char	*s;
-	size_t		 len;
-};
-
-static int
-profile_is(const struct profile_tok *t, const char *w)
-{
-	return t->len == strlen(w) && memcmp(t->s, w, t->len) == 0;
-}
-
 /* "key=NUMBER" */
 static int
-profile_keyed(const struct profile_tok *t, const char *key, uint64_t max,
+profile_keyed(const struct tok *t, const char *key, uint64_t max,
     uint64_t *v)
 {
 	size_t	kl = strlen(key);
 
 	if (t->len <= kl + 1 || memcmp(t->s, key, kl) != 0 || t->s[kl] != '=')
 		return -1;
-	return profile_number(t->s + kl + 1, t->len - kl - 1, max, v);
+	return tok_u64(t->s + kl + 1, t->len - kl - 1, max, v);
 }
 
 static int
-profile_scalar(struct profile_parse *ps, const struct profile_tok *tok,
+profile_scalar(struct profile_parse *ps, const struct tok *tok,
     int ntok, int *have, uint64_t min, uint64_t max, uint64_t *v)
 {
 	const char	*what = "";
@@ -99,7 +69,7 @@ profile_scalar(struct profile_parse *ps, const struct profile_tok *tok,
 	if (ntok != 2)
 		return profile_error(ps, ps->line, "'%.*s' takes one value",
 		    (int)tok[0].len, tok[0].s);
-	if (profile_number(tok[1].s, tok[1].len, UINT64_MAX, v) != 0)
+	if (tok_u64(tok[1].s, tok[1].len, UINT64_MAX, v) != 0)
 		what = "bad number";
 	else if (*v < min || *v > max)
 		what = "out of range";
@@ -112,7 +82,7 @@ profile_scalar(struct profile_parse *ps, const struct profile_tok *tok,
 }
 
 static int
-profile_cluster(struct profile_parse *ps, const struct profile_tok *tok,
+profile_cluster(struct profile_parse *ps, const struct tok *tok,
     int ntok)
 {
 	struct profile	*p = ps->p;
@@ -121,7 +91,7 @@ profile_cluster(struct profile_parse *ps, const struct profile_tok *tok,
 	if (ntok != 4)
 		return profile_error(ps, ps->line,
 		    "expected 'cluster ID e0=NS e1=NS'");
-	if (profile_number(tok[1].s, tok[1].len, UINT64_MAX, &id) != 0)
+	if (tok_u64(tok[1].s, tok[1].len, UINT64_MAX, &id) != 0)
 		return profile_error(ps, ps->line, "bad cluster id '%.*s'",
 		    (int)tok[1].len, tok[1].s);
 	if (id >= WCET_MAX_CLUSTERS)
@@ -152,7 +122,7 @@ profile_cluster(struct profile_parse *ps, const struct profile_tok *tok,
 }
 
 static int
-profile_interval(struct profile_parse *ps, const struct profile_tok *tok,
+profile_interval(struct profile_parse *ps, const struct tok *tok,
     int ntok)
 {
 	struct profile	*p = ps->p;
@@ -161,10 +131,10 @@ profile_interval(struct profile_parse *ps, const struct profile_tok *tok,
 	if (ntok != 3)
 		return profile_error(ps, ps->line,
 		    "expected 'interval FIRST_BLOCK ID'");
-	if (profile_number(tok[1].s, tok[1].len, UINT32_MAX, &first) != 0)
+	if (tok_u64(tok[1].s, tok[1].len, UINT32_MAX, &first) != 0)
 		return profile_error(ps, ps->line, "bad block number '%.*s'",
 		    (int)tok[1].len, tok[1].s);
-	if (profile_number(tok[2].s, tok[2].len, UINT64_MAX, &id) != 0)
+	if (tok_u64(tok[2].s, tok[2].len, UINT64_MAX, &id) != 0)
 		return profile_error(ps, ps->line, "bad cluster id '%.*s'",
 		    (int)tok[2].len, tok[2].s);
 	if (p->nintervals == 0 && first != 0)
@@ -189,7 +159,7 @@ profile_interval(struct profile_parse *ps, const struct profile_tok *tok,
 
 /* "k=2.3": at most three decimals, read exactly as thousandths. */
 static int
-profile_milli(const struct profile_tok *t, uint32_t *v)
+profile_milli(const struct tok *t, uint32_t *v)
 {
 	uint64_t	ip, fp = 0;
 	size_t		i, dot, nf;
@@ -198,11 +168,11 @@ profile_milli(const struct profile_tok *t, uint32_t *v)
 		return -1;
 	for (dot = 2; dot < t->len && t->s[dot] != '.'; dot++)
 		;
-	if (profile_number(t->s + 2, dot - 2, 100, &ip) != 0)
+	if (tok_u64(t->s + 2, dot - 2, 100, &ip) != 0)
 		return -1;
 	nf = dot < t->len ? t->len - dot - 1 : 0;
 	if (dot < t->len && (nf == 0 || nf > 3 ||
-	    profile_number(t->s + dot + 1, nf, 999, &fp) != 0))
+	    tok_u64(t->s + dot + 1, nf, 999, &fp) != 0))
 		return -1;
 	for (i = nf; i < 3; i++)
 		fp *= 10;
@@ -212,7 +182,7 @@ profile_milli(const struct profile_tok *t, uint32_t *v)
 
 /* One key=value of a gpu line into g. */
 static int
-profile_gpu_field(struct profile_parse *ps, const struct profile_tok *t,
+profile_gpu_field(struct profile_parse *ps, const struct tok *t,
     struct profile_gpu *g, unsigned int *seen)
 {
 	static const char *const keys[] = { "a_ns", "class", "b_ns", "k",
@@ -236,8 +206,8 @@ profile_gpu_field(struct profile_parse *ps, const struct profile_tok *t,
 		    keys[i]);
 	*seen |= 1u << i;
 	if (i == 1) {
-		bad = !profile_is(t, "class=ci") && !profile_is(t, "class=mi");
-		g->mi = profile_is(t, "class=mi");
+		bad = !tok_is(t, "class=ci") && !tok_is(t, "class=mi");
+		g->mi = tok_is(t, "class=mi");
 	} else if (i == 3)
 		bad = profile_milli(t, &g->k_milli) != 0;
 	else
@@ -252,7 +222,7 @@ profile_gpu_field(struct profile_parse *ps, const struct profile_tok *t,
 
 /* gpu a_ns=N class=ci|mi [b_ns=N] [k=X] [deadline_ns=N] [period_ns=N] */
 static int
-profile_gpu(struct profile_parse *ps, const struct profile_tok *tok,
+profile_gpu(struct profile_parse *ps, const struct tok *tok,
     int ntok)
 {
 	struct profile_gpu	*g = &ps->p->gpu;
@@ -275,17 +245,17 @@ profile_gpu(struct profile_parse *ps, const struct profile_tok *tok,
 }
 
 static int
-profile_directive(struct profile_parse *ps, const struct profile_tok *tok,
+profile_directive(struct profile_parse *ps, const struct tok *tok,
     int ntok)
 {
 	struct profile	*p = ps->p;
 	uint64_t	 v;
 	int		 rc;
 
-	if (!ps->have_bwk && !profile_is(&tok[0], "bwk"))
+	if (!ps->have_bwk && !tok_is(&tok[0], "bwk"))
 		return profile_error(ps, ps->line,
 		    "the first directive must be 'bwk 1'");
-	if (profile_is(&tok[0], "bwk")) {
+	if (tok_is(&tok[0], "bwk")) {
 		if (ps->have_bwk)
 			return profile_error(ps, ps->line, "duplicate 'bwk'");
 		if ((rc = profile_scalar(ps, tok, ntok, &ps->have_bwk, 1, 1,
@@ -294,7 +264,7 @@ profile_directive(struct profile_parse *ps, const struct profile_tok *tok,
 			    "expected 'bwk 1' (format version 1)");
 		return 0;
 	}
-	if (profile_is(&tok[0], "kernel")) {
+	if (tok_is(&tok[0], "kernel")) {
 		if (ps->have_kernel)
 			return profile_error(ps, ps->line,
 			    "duplicate 'kernel'");
@@ -307,29 +277,29 @@ profile_directive(struct profile_parse *ps, const struct profile_tok *tok,
 		ps->have_kernel = 1;
 		return 0;
 	}
-	if (profile_is(&tok[0], "blocks")) {
+	if (tok_is(&tok[0], "blocks")) {
 		rc = profile_scalar(ps, tok, ntok, &ps->have_blocks, 1,
 		    UINT32_MAX, &v);
 		p->blocks = (uint32_t)v;
 		return rc;
 	}
-	if (profile_is(&tok[0], "concurrency")) {
+	if (tok_is(&tok[0], "concurrency")) {
 		rc = profile_scalar(ps, tok, ntok, &ps->have_conc, 1,
 		    UINT32_MAX, &v);
 		p->concurrency = (uint32_t)v;
 		return rc;
 	}
-	if (profile_is(&tok[0], "period_ns")) {
+	if (tok_is(&tok[0], "period_ns")) {
 		rc = profile_scalar(ps, tok, ntok, &ps->have_period, 1,
 		    UINT64_MAX, &v);
 		p->period_ns = v;
 		return rc;
 	}
-	if (profile_is(&tok[0], "cluster"))
+	if (tok_is(&tok[0], "cluster"))
 		return profile_cluster(ps, tok, ntok);
-	if (profile_is(&tok[0], "interval"))
+	if (tok_is(&tok[0], "interval"))
 		return profile_interval(ps, tok, ntok);
-	if (profile_is(&tok[0], "gpu"))
+	if (tok_is(&tok[0], "gpu"))
 		return profile_gpu(ps, tok, ntok);
 	return profile_error(ps, ps->line, "unknown directive '%.*s'",
 	    (int)(tok[0].len > 32 ? 32 : tok[0].len), tok[0].s);
@@ -380,37 +350,12 @@ profile_finish(struct profile_parse *ps)
 	return 0;
 }
 
-/* Split one line (without its newline) into tokens, dropping comments. */
-static int
-profile_tokens(const char *s, size_t len, struct profile_tok *tok)
-{
-	size_t	i = 0, st;
-	int	n = 0;
-
-	while (i < len) {
-		while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
-			i++;
-		if (i == len || s[i] == '#')
-			break;
-		st = i;
-		while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
-		    s[i] != '#')
-			i++;
-		if (n == PROFILE_MAX_TOKENS)
-			return -1;
-		tok[n].s = s + st;
-		tok[n].len = i - st;
-		n++;
-	}
-	return n;
-}
-
 int
 profile_parse(const char *buf, size_t len, struct profile *p, char *err,
     size_t errlen)
 {
 	struct profile_parse	 ps;
-	struct profile_tok	 tok[PROFILE_MAX_TOKENS];
+	struct tok		 tok[PROFILE_MAX_TOKENS];
 	size_t			 pos = 0, eol, i;
 	int			 n, rc;
 
@@ -431,7 +376,7 @@ profile_parse(const char *buf, size_t len, struct profile *p, char *err,
 			    buf[i] != '\r')
 				return profile_error(&ps, ps.line,
 				    "control character in the text");
-		n = profile_tokens(buf + pos, eol - pos, tok);
+		n = tok_split(buf + pos, eol - pos, tok, PROFILE_MAX_TOKENS);
 		if (n < 0)
 			return profile_error(&ps, ps.line,
 			    "too many fields");

@@ -10,6 +10,7 @@
 
 #include "rta.h"
 #include "sat.h"
+#include "tok.h"
 
 /* ceil(a/b) without the overflow of (a + b - 1)/b */
 static uint64_t
@@ -90,24 +91,6 @@ rta_error(char *err, size_t errlen, unsigned int line, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static int
-rta_number(const char *s, size_t len, uint64_t *v)
-{
-	uint64_t	x = 0;
-	size_t		i;
-
-	if (len == 0)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9' ||
-		    x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(s[i] - '0');
-	}
-	*v = x;
-	return 0;
-}
-
 static const char *const rta_keys[] = { "period", "deadline", "cpu",
     "gpu_mem", "gpu_exec", "segment" };
 #define RTA_NKEYS	(sizeof(rta_keys) / sizeof(rta_keys[0]))
@@ -134,7 +117,7 @@ rta_field(const char *s, size_t len, uint64_t *vals, int *have, char *err,
 	if (have[k])
 		return rta_error(err, errlen, line, "duplicate '%s'",
 		    rta_keys[k]);
-	if (rta_number(eq + 1, len - kl - 1, &vals[k]) != 0)
+	if (tok_u64(eq + 1, len - kl - 1, UINT64_MAX, &vals[k]) != 0)
 		return rta_error(err, errlen, line, "bad number for '%s'",
 		    rta_keys[k]);
 	have[k] = 1;
@@ -146,35 +129,28 @@ rta_line(const char *s, size_t len, struct rta_taskset *ts, char *err,
     size_t errlen, unsigned int line)
 {
 	struct rta_task	*t;
+	struct tok	 w;
 	uint64_t	 vals[RTA_NKEYS] = { 0 };
 	int		 have[RTA_NKEYS] = { 0 }, rc, ntok = 0;
-	size_t		 i = 0, st;
+	size_t		 pos = 0;
 
-	while (i < len) {
-		while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
-			i++;
-		if (i == len || s[i] == '#')
-			break;
-		st = i;
-		while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
-		    s[i] != '#')
-			i++;
-		if (ntok == 0 && (i - st != 4 || memcmp(s + st, "task", 4)))
+	while (tok_next(s, len, &pos, &w)) {
+		if (ntok == 0 && !tok_is(&w, "task"))
 			return rta_error(err, errlen, line,
 			    "unknown directive '%.*s'",
-			    (int)(i - st > 32 ? 32 : i - st), s + st);
+			    (int)(w.len > 32 ? 32 : w.len), w.s);
 		if (ntok == 1) {
 			if (ts->ntasks == RTA_MAX_TASKS)
 				return rta_error(err, errlen, line,
 				    "more than %u tasks", RTA_MAX_TASKS);
-			if (i - st > RTA_MAX_NAME)
+			if (w.len > RTA_MAX_NAME)
 				return rta_error(err, errlen, line,
 				    "task name longer than %u", RTA_MAX_NAME);
 			t = &ts->task[ts->ntasks];
-			memcpy(t->name, s + st, i - st);
-			t->name[i - st] = '\0';
+			memcpy(t->name, w.s, w.len);
+			t->name[w.len] = '\0';
 		}
-		if (ntok >= 2 && (rc = rta_field(s + st, i - st, vals, have,
+		if (ntok >= 2 && (rc = rta_field(w.s, w.len, vals, have,
 		    err, errlen, line)) != 0)
 			return rc;
 		ntok++;
