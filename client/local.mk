@@ -3,20 +3,23 @@
 lib_LTLIBRARIES += client/libbwclient.la
 client_libbwclient_la_SOURCES = client/bwclient.c client/cpage.c \
 	client/lockfile.c client/lockfile.h \
-	client/cpage.h client/cvalue.c client/cvalue.h
+	client/cpage.h client/cvalue.c client/cvalue.h \
+	client/bwcgpu.c client/bwcgpu.h
 client_libbwclient_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 client_libbwclient_la_LDFLAGS = $(AM_LDFLAGS) \
 	-version-info $(BWCLIENT_LT_VERSION) -export-symbols-regex '^bwc_'
 client_libbwclient_la_LIBADD = proto/libbwproto.la model/libbwmodel.la \
 	lib/libbwutil.la $(MSGPACK_LIBS) $(LIBM)
-pkginclude_HEADERS += include/bwsched/bwclient.h include/bwsched/bwshm.h
+pkginclude_HEADERS += include/bwsched/bwclient.h include/bwsched/bwshm.h \
+	include/bwsched/bwplan.h
 pkgconfig_DATA += client/bwclient.pc
 EXTRA_DIST += client/bwclient.pc.in
 
 bin_PROGRAMS += client/bwctl
 client_bwctl_SOURCES = client/bwctl.c client/cvalue.c client/cvalue.h \
 	client/human.c client/human.h \
-	client/bwctl_top.c client/bwctl_top.h
+	client/bwctl_top.c client/bwctl_top.h \
+	client/bwctl_part.c client/bwctl_part.h
 client_bwctl_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 client_bwctl_LDADD = proto/libbwproto.la lib/libbwutil.la $(MSGPACK_LIBS)
 

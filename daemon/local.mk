@@ -8,12 +8,19 @@ daemon_libbwdaemon_la_SOURCES = \
 	daemon/regulator.c daemon/regulator.h daemon/reg_sim.c daemon/reg_sim.h daemon/reg_kmod.c daemon/reg_kmod.h \
 	daemon/sd.c daemon/sd.h daemon/server.c daemon/server.h \
 	daemon/service.c daemon/service.h \
-	daemon/tasks.c daemon/tasks.h daemon/validate.c daemon/validate.h
+	daemon/tasks.c daemon/tasks.h daemon/validate.c daemon/validate.h \
+	daemon/admit.c daemon/admit.h
+# the regulation engine (doc/engine.md): the period thread, its rings,
+# the per-launch log, the live sim backend
+daemon_libbwdaemon_la_SOURCES += daemon/period.c daemon/period.h \
+	daemon/ring.c daemon/ring.h daemon/lathist.c daemon/lathist.h \
+	daemon/engine.c daemon/engine.h daemon/launchlog.c daemon/launchlog.h \
+	daemon/leadctl.c daemon/leadctl.h daemon/lockslot.c daemon/lockslot.h
 daemon_libbwdaemon_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)
 daemon_libbwdaemon_la_LIBADD = proto/libbwproto.la model/libbwmodel.la \
-	lib/libbwutil.la $(MSGPACK_LIBS) $(SYSTEMD_LIBS) $(LIBEV_LIBS) $(LIBM)
-
-# the engine (period thread, sim backend, launch log): its own fragment
+	lib/libbwutil.la $(MSGPACK_LIBS) $(SYSTEMD_LIBS) $(LIBEV_LIBS) $(LIBM) \
+	sim/libbwsim.la
+pkginclude_HEADERS += include/bwsched/bwsimstate.h
 
 sbin_PROGRAMS += daemon/bwsched
 daemon_bwsched_SOURCES = daemon/main.c
@@ -21,7 +28,7 @@ daemon_bwsched_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)
 daemon_bwsched_LDADD = daemon/libbwdaemon.la
 
 dist_man_MANS += man/bwsched.8 man/bwsched.conf.5
-dist_doc_DATA += doc/protocol.md
+dist_doc_DATA += doc/protocol.md doc/engine.md
 
 # tests: unit tests, the protocol test client and the integration suites
 check_PROGRAMS += tests/daemon/test_config tests/daemon/test_tasks \
@@ -61,3 +68,29 @@ tests_daemon_ceiltest_SOURCES = tests/daemon/ceiltest.c
 tests_daemon_ceiltest_LDADD = client/libbwclient.la
 TESTS += tests/daemon/ceiling.sh
 dist_check_SCRIPTS += tests/daemon/ceiling.sh
+TESTS += tests/daemon/admit.sh
+dist_check_SCRIPTS += tests/daemon/admit.sh
+EXTRA_DIST += tests/daemon/admit_client.py
+
+# tests: the engine against a fake clock and a fake backend
+check_PROGRAMS += tests/engine/test_period
+tests_engine_test_period_SOURCES = tests/engine/test_period.c
+tests_engine_test_period_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_engine_test_period_LDADD = daemon/libbwdaemon.la
+check_PROGRAMS += tests/engine/test_parts
+tests_engine_test_parts_SOURCES = tests/engine/test_parts.c
+tests_engine_test_parts_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+tests_engine_test_parts_LDADD = daemon/libbwdaemon.la
+TESTS += tests/engine/test_period tests/engine/test_parts tests/engine/live.sh \
+	tests/engine/lockload.sh
+dist_check_SCRIPTS += tests/engine/live.sh tests/engine/lockload.sh
+
+# benchmark (make bench): engine CPU per period, wake-up lateness
+BENCH_PROGS += bench/bench_period
+EXTRA_PROGRAMS += bench/bench_period
+CLEANFILES += bench/bench_period
+bench_bench_period_SOURCES = bench/bench_period.c
+bench_bench_period_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DHISTO_BWK='"$(abs_top_srcdir)/examples/histo.bwk"'
+bench_bench_period_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
+bench_bench_period_LDADD = daemon/libbwdaemon.la

@@ -1,7 +1,8 @@
 # gpu: the warp-level GPU model (doc/gpu-model.md): the PTX analyzer, L1
 # miss-rate and warp-segment WCET estimation of [Reorder], the SM model
 # with the LRR, GTO and RT-PAWS warp schedulers of [PredGPU] chapter 4.
-# Pure code; the commands in tools/ read the files.
+# Pure code; the commands in tools/ (bwanalyze ptx, bwsim sm and bwsim
+# warps) read the files.
 noinst_LTLIBRARIES += gpu/libbwgpu.la
 gpu_libbwgpu_la_SOURCES = gpu/ptx.c gpu/ptx.h gpu/gtrace.c gpu/gtrace.h \
 	gpu/wexec.c gpu/wexec.h gpu/l1.c gpu/l1.h gpu/order.c gpu/order.h \
@@ -9,11 +10,6 @@ gpu_libbwgpu_la_SOURCES = gpu/ptx.c gpu/ptx.h gpu/gtrace.c gpu/gtrace.h \
 	gpu/fig41.c gpu/fig41.h
 gpu_libbwgpu_la_LIBADD = $(LIBM)
 
-# bwanalyze ptx, bwsim sm and bwsim warps
-tools_bwanalyze_SOURCES += tools/an_ptx.c tools/gpu_cli.c tools/gpu_cli.h
-tools_bwanalyze_LDADD += gpu/libbwgpu.la
-tools_bwsim_SOURCES += tools/bwsim_gpu.c tools/gpu_cli.c tools/gpu_cli.h
-tools_bwsim_LDADD += gpu/libbwgpu.la
 dist_doc_DATA += doc/gpu-model.md
 
 # The example kernels: the PTX is committed so that everything runs

@@ -1,5 +1,73 @@
-# tools: bwanalyze.  tools/profiling.mk and tools/sim.mk add to it.
+# tools: bwanalyze (profiles, bounds, EVT, partitioning, PTX), bwsim
+# (experiments on the simulated platform and the GPU model) and
+# bwtracegen (synthetic traces).
 bin_PROGRAMS += tools/bwanalyze
 tools_bwanalyze_SOURCES = tools/bwanalyze.c tools/bwanalyze.h \
-	tools/an_model.c tools/an_profiling.c
-tools_bwanalyze_LDADD = model/libbwmodel.la lib/libbwutil.la $(LIBM)
+	tools/an_model.c tools/an_profiling.c tools/an_partition.c \
+	tools/an_ptx.c tools/gpu_cli.c tools/gpu_cli.h \
+	tools/trace.c tools/trace.h
+tools_bwanalyze_LDADD = model/libbwmodel.la lib/libbwutil.la $(LIBM) \
+	gpu/libbwgpu.la
+
+bin_PROGRAMS += tools/bwsim
+tools_bwsim_SOURCES = tools/bwsim.c tools/bwsim.h tools/bwsim_plot.c \
+	tools/bwsim_part.c tools/bwsim_gpu.c tools/gpu_cli.c tools/gpu_cli.h
+tools_bwsim_LDADD = sim/libbwsim.la model/libbwmodel.la lib/libbwutil.la \
+	$(LIBM) gpu/libbwgpu.la
+
+# Synthetic traces and sample files with known answers (tests, bench).
+check_PROGRAMS += tools/bwtracegen
+tools_bwtracegen_SOURCES = tools/bwtracegen.c tools/trace.c tools/trace.h
+tools_bwtracegen_LDADD = model/libbwmodel.la $(LIBM)
+
+dist_man_MANS += man/bwsim.1
+dist_doc_DATA += doc/profiling.md
+EXTRA_DIST += examples/histo.bwk
+pkginclude_HEADERS += include/bwsched/bwprofile.cuh
+
+# the trace reader
+check_PROGRAMS += tests/profiling/test_trace
+TESTS += tests/profiling/test_trace
+tests_profiling_test_trace_SOURCES = tests/profiling/test_trace.c \
+	tests/profiling/pcheck.h tools/trace.c tools/trace.h
+tests_profiling_test_trace_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
+tests_profiling_test_trace_LDADD = model/libbwmodel.la $(LIBM)
+
+# End-to-end scripts: bwtracegen -> bwanalyze, SciPy references, plots,
+# the device header under nvcc; bwsim and its partitioning experiment.
+prof_scripts = tests/profiling/cluster.sh tests/profiling/evt.sh \
+	tests/profiling/scipy.sh tests/profiling/plot.sh \
+	tests/profiling/nvcc.sh
+TESTS += $(prof_scripts)
+dist_check_SCRIPTS += $(prof_scripts)
+EXTRA_DIST += tests/profiling/lib.sh tests/profiling/scipy_ref.py tests/profiling/nvcc_test.cu \
+	tests/profiling/data/too_few.csv tests/profiling/data/bad_header.csv
+TESTS += tests/sim/bwsim.sh tests/sim/partition.sh
+dist_check_SCRIPTS += tests/sim/bwsim.sh tests/sim/partition.sh
+
+# Fuzz target for the trace reader (pattern of fuzz/local.mk).
+FUZZ_PROGS += fuzz/fuzz_trace
+check_PROGRAMS += fuzz/fuzz_trace
+fuzz_fuzz_trace_SOURCES = fuzz/fuzz_trace.c tools/trace.c tools/trace.h
+fuzz_fuzz_trace_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
+# tools/trace.c is compiled into the target, so libFuzzer instruments it
+fuzz_fuzz_trace_LDADD = lib/libbwutil.la $(LIBM)
+if ENABLE_FUZZING
+fuzz_fuzz_trace_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+fuzz_fuzz_trace_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
+else
+fuzz_fuzz_trace_CFLAGS = $(AM_CFLAGS)
+fuzz_fuzz_trace_LDFLAGS = $(AM_LDFLAGS)
+fuzz_fuzz_trace_SOURCES += fuzz/driver.c fuzz/driver.h
+TESTS += fuzz/fuzz_trace
+endif
+EXTRA_DIST += fuzz/corpus/fuzz_trace/small.csv \
+	fuzz/corpus/fuzz_trace/small.bin fuzz/corpus/fuzz_trace/bad.csv
+
+# Benchmark (make bench): 100,000 blocks x 1,000 runs per condition.
+BENCH_PROGS += bench/bench_cluster
+EXTRA_PROGRAMS += bench/bench_cluster
+CLEANFILES += bench/bench_cluster
+bench_bench_cluster_SOURCES = bench/bench_cluster.c
+EXTRA_bench_bench_cluster_DEPENDENCIES = tools/bwtracegen$(EXEEXT) \
+	tools/bwanalyze$(EXEEXT)

@@ -1,4 +1,4 @@
-# client/cuda.mk: CUDA instrumentation (issue 6)
+# client/cuda: CUDA instrumentation (doc/cuda.md)
 #
 # libbwcuda.so: state machine, sinks and the driver-API interposer; no
 # CUDA headers needed.  bwrun preloads it.  bwcuda_inject.so: the CUPTI
@@ -9,6 +9,7 @@ client_cuda_libbwcuda_la_SOURCES = \
 	client/cuda/state.c client/cuda/state.h \
 	client/cuda/sink.c client/cuda/sink.h client/cuda/dl.c \
 	client/cuda/interpose.c client/cuda/interpose.h \
+	client/cuda/green.c client/cuda/green.h \
 	client/cuda/gpuclock.c client/cuda/gpuclock.h
 client_cuda_libbwcuda_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DBWCUDA_LIBDIR='"$(libdir)"'
@@ -40,7 +41,8 @@ dist_doc_DATA += doc/cuda.md
 # Fake driver and runtime: shared objects (-rpath makes libtool build
 # them shared), the driver linked -Bsymbolic like the real one.
 check_LTLIBRARIES += tests/cuda/libfakecuda.la tests/cuda/libfakecudart.la
-tests_cuda_libfakecuda_la_SOURCES = tests/cuda/fakecuda.c tests/cuda/fake.h
+tests_cuda_libfakecuda_la_SOURCES = tests/cuda/fakecuda.c tests/cuda/fake.h \
+	tests/cuda/fakegreen.c
 tests_cuda_libfakecuda_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-rpath $(abs_builddir) -Wl,-Bsymbolic
 tests_cuda_libfakecudart_la_SOURCES = tests/cuda/fakecudart.c tests/cuda/fake.h
@@ -55,16 +57,21 @@ tests_cuda_t_gpuclock_SOURCES = tests/cuda/t_gpuclock.c \
 tests_cuda_t_gpuclock_LDADD = tests/cuda/libfakecuda.la -ldl
 tests_cuda_t_gpuclock_LDFLAGS = $(AM_LDFLAGS) -no-install
 tests_cuda_t_state_SOURCES = tests/cuda/t_state.c client/cuda/state.c \
-	client/cuda/sink.c client/cuda/dl.c client/cuda/gpuclock.c
+	client/cuda/sink.c client/cuda/dl.c client/cuda/green.c \
+	client/cuda/gpuclock.c
 tests_cuda_t_state_LDADD = -ldl
 tests_cuda_t_interpose_SOURCES = tests/cuda/t_interpose.c
 tests_cuda_t_interpose_LDADD = tests/cuda/libfakecudart.la \
 	tests/cuda/libfakecuda.la -ldl
 tests_cuda_t_interpose_LDFLAGS = $(AM_LDFLAGS) -no-install
+check_PROGRAMS += tests/cuda/t_green
+tests_cuda_t_green_SOURCES = tests/cuda/t_green.c
+tests_cuda_t_green_LDADD = tests/cuda/libfakecuda.la -ldl
+tests_cuda_t_green_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 cuda_sh_tests = tests/cuda/interpose.sh tests/cuda/absent.sh \
 	tests/cuda/bwrun.sh tests/cuda/nvcc.sh tests/cuda/realrt.sh \
-	tests/cuda/live.sh
+	tests/cuda/live.sh tests/cuda/green.sh
 TESTS += tests/cuda/t_state tests/cuda/t_gpuclock $(cuda_sh_tests)
 dist_check_SCRIPTS += $(cuda_sh_tests) tests/cuda/env.sh
 EXTRA_DIST += tests/cuda/progress_kernel.cu
@@ -79,21 +86,13 @@ tests_cuda_t_inject_LDFLAGS = $(AM_LDFLAGS) -no-install
 else
 EXTRA_DIST += tests/cuda/t_inject.c
 endif
-
-# ---- example ---------------------------------------------------------------
-
-EXTRA_DIST += examples/vecadd/vecadd.cu examples/vecadd/README.md
-if HAVE_NVCC
-noinst_PROGRAMS += examples/vecadd/vecadd
-examples_vecadd_vecadd_SOURCES =
-examples_vecadd_vecadd_LDADD = examples/vecadd/vecadd.o
-examples_vecadd_vecadd_LINK = $(NVCC) -o $@
-examples/vecadd/vecadd.o: $(srcdir)/examples/vecadd/vecadd.cu \
-		$(srcdir)/include/bwsched/bwprogress.cuh
-	@$(MKDIR_P) examples/vecadd
-	$(NVCC) -I$(top_srcdir)/include -c -o $@ \
-		$(srcdir)/examples/vecadd/vecadd.cu
-CLEANFILES += examples/vecadd/vecadd.o
+if HAVE_CUDA
+check_PROGRAMS += tests/cuda/t_greenabi
+TESTS += tests/cuda/t_greenabi
+tests_cuda_t_greenabi_SOURCES = tests/cuda/t_greenabi.c
+tests_cuda_t_greenabi_CPPFLAGS = $(AM_CPPFLAGS) -isystem $(CUDA_DIR)/include
+else
+EXTRA_DIST += tests/cuda/t_greenabi.c
 endif
 
 # ---- benchmark -------------------------------------------------------------
