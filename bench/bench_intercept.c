@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../tests/cuda/fake.h"
+#include "../fakecuda/fakecuda.h"
 #include "monoclock.h"
 
 #define ITER	200000

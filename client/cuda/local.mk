@@ -38,35 +38,24 @@ dist_doc_DATA += doc/cuda.md
 
 # ---- tests ---------------------------------------------------------------
 
-# Fake driver and runtime: shared objects (-rpath makes libtool build
-# them shared), the driver linked -Bsymbolic like the real one.
-check_LTLIBRARIES += tests/cuda/libfakecuda.la tests/cuda/libfakecudart.la
-tests_cuda_libfakecuda_la_SOURCES = tests/cuda/fakecuda.c tests/cuda/fake.h \
-	tests/cuda/fakegreen.c
-tests_cuda_libfakecuda_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
-	-rpath $(abs_builddir) -Wl,-Bsymbolic
-tests_cuda_libfakecudart_la_SOURCES = tests/cuda/fakecudart.c tests/cuda/fake.h
-tests_cuda_libfakecudart_la_LDFLAGS = $(AM_LDFLAGS) -avoid-version \
-	-rpath $(abs_builddir)
-tests_cuda_libfakecudart_la_LIBADD = -ldl
-
+# against the fake driver and runtime (fakecuda/)
 check_PROGRAMS += tests/cuda/t_state tests/cuda/t_interpose \
 	tests/cuda/t_gpuclock
 tests_cuda_t_gpuclock_SOURCES = tests/cuda/t_gpuclock.c \
 	client/cuda/gpuclock.c
-tests_cuda_t_gpuclock_LDADD = tests/cuda/libfakecuda.la -ldl
+tests_cuda_t_gpuclock_LDADD = fakecuda/libfakecuda.la -ldl
 tests_cuda_t_gpuclock_LDFLAGS = $(AM_LDFLAGS) -no-install
 tests_cuda_t_state_SOURCES = tests/cuda/t_state.c client/cuda/state.c \
 	client/cuda/sink.c client/cuda/dl.c client/cuda/green.c \
 	client/cuda/gpuclock.c
 tests_cuda_t_state_LDADD = -ldl
 tests_cuda_t_interpose_SOURCES = tests/cuda/t_interpose.c
-tests_cuda_t_interpose_LDADD = tests/cuda/libfakecudart.la \
-	tests/cuda/libfakecuda.la -ldl
+tests_cuda_t_interpose_LDADD = fakecuda/libfakecudart.la \
+	fakecuda/libfakecuda.la -ldl
 tests_cuda_t_interpose_LDFLAGS = $(AM_LDFLAGS) -no-install
 check_PROGRAMS += tests/cuda/t_green
 tests_cuda_t_green_SOURCES = tests/cuda/t_green.c
-tests_cuda_t_green_LDADD = tests/cuda/libfakecuda.la -ldl
+tests_cuda_t_green_LDADD = fakecuda/libfakecuda.la -ldl
 tests_cuda_t_green_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 cuda_sh_tests = tests/cuda/interpose.sh tests/cuda/absent.sh \
@@ -100,5 +89,5 @@ endif
 BENCH_PROGS += bench/bench_intercept
 EXTRA_PROGRAMS += bench/bench_intercept
 bench_bench_intercept_SOURCES = bench/bench_intercept.c
-bench_bench_intercept_LDADD = tests/cuda/libfakecuda.la -ldl
+bench_bench_intercept_LDADD = fakecuda/libfakecuda.la -ldl
 bench_bench_intercept_LDFLAGS = $(AM_LDFLAGS) -no-install

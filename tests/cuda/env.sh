@@ -3,7 +3,7 @@
 : "${top_builddir:?}" "${top_srcdir:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bwcuda.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
-fakedir=$top_builddir/tests/cuda/.libs
+fakedir=$top_builddir/fakecuda/.libs
 preload=$top_builddir/client/cuda/.libs/libbwcuda.so
 [ -f "$fakedir/libfakecuda.so" ] && [ -f "$preload" ] || {
 	echo "fake driver or libbwcuda.so not built" >&2; exit 99; }

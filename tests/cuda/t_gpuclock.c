@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../../client/cuda/gpuclock.h"
-#include "fake.h"
+#include "../../fakecuda/fakecuda.h"
 #include "../check.h"
 
 /* ---- a scripted clock and device ------------------------------------- */

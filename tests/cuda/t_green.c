@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fake.h"
+#include "../../fakecuda/fakecuda.h"
 #include "../check.h"
 
 #define S(x)	((CUstream)(uintptr_t)(x))

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake.h"
+#include "../../fakecuda/fakecuda.h"
 #include "../check.h"
 
 static const char *logpath;

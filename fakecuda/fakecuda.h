@@ -1,10 +1,10 @@
 /*
- * fake.h - types shared by the fake CUDA driver and runtime (test
+ * fakecuda.h - types shared by the fake CUDA driver and runtime (test
  * doubles: no GPU, every call succeeds unless told to fail, and each call
  * appends "call NAME ARG" to $FAKECUDA_LOG).
  */
-#ifndef FAKE_H
-#define FAKE_H
+#ifndef FAKECUDA_H
+#define FAKECUDA_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -152,4 +152,4 @@ void	fakecuda_set_launch_hook(void (*)(CUstream));
 void	fakecuda_logf(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
 int	fakecuda_failing(const char *name);
-#endif /* FAKE_H */
+#endif /* FAKECUDA_H */

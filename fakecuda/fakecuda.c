@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fake.h"
+#include "fakecuda.h"
 
 static char fail_name[64];
 

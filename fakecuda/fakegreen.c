@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake.h"
+#include "fakecuda.h"
 
 #define GROUP_TAG	0x52474b46u	/* "FKGR": a group of our split */
 #define CUDA_ERROR_INVALID_VALUE	1

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fake.h"
+#include "fakecuda.h"
 
 #define RT_VERSION	12000
 
