@@ -51,7 +51,7 @@ int	an_budget_main(int, char **);
 int	an_rta_main(int, char **);
 int	an_show_main(int, char **);
 
-/* tools/an_profiling.c: traces to profiles */
+/* tools/an_cluster.c, an_evt.c, an_plot.c: traces to profiles */
 int	an_cluster_main(int, char **);
 int	an_evt_main(int, char **);
 int	an_plot_main(int, char **);

@@ -3,7 +3,9 @@
 # bwtracegen (synthetic traces).
 bin_PROGRAMS += tools/bwanalyze
 tools_bwanalyze_SOURCES = tools/bwanalyze.c tools/bwanalyze.h \
-	tools/an_model.c tools/an_profiling.c tools/an_partition.c \
+	tools/an_model.c tools/an_partition.c \
+	tools/an_profiling.c tools/an_profiling.h tools/an_evt.c \
+	tools/an_cluster.c tools/an_plot.c \
 	tools/an_ptx.c tools/gpu_cli.c tools/gpu_cli.h \
 	tools/trace.c tools/trace.h
 tools_bwanalyze_LDADD = model/libbwmodel.la lib/libbwutil.la $(LIBM) \
