@@ -91,9 +91,22 @@ rta_error(char *err, size_t errlen, unsigned int line, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static const char *const rta_keys[] = { "period", "deadline", "cpu",
-    "gpu_mem", "gpu_exec", "segment" };
-#define RTA_NKEYS	(sizeof(rta_keys) / sizeof(rta_keys[0]))
+/* The keys of a task line, indices into vals[] and have[]. */
+enum rta_key {
+	RTA_PERIOD,
+	RTA_DEADLINE,
+	RTA_CPU,
+	RTA_GPU_MEM,
+	RTA_GPU_EXEC,
+	RTA_SEGMENT,
+	RTA_NKEYS
+};
+
+static const char *const rta_keys[RTA_NKEYS] = {
+	[RTA_PERIOD] = "period", [RTA_DEADLINE] = "deadline",
+	[RTA_CPU] = "cpu", [RTA_GPU_MEM] = "gpu_mem",
+	[RTA_GPU_EXEC] = "gpu_exec", [RTA_SEGMENT] = "segment"
+};
 
 /* One "key=value" field of a task line into vals[]/have[]. */
 static int
@@ -160,21 +173,23 @@ rta_line(const char *s, size_t len, struct rta_taskset *ts, char *err,
 	if (ntok == 1)
 		return rta_error(err, errlen, line, "task without a name");
 	t = &ts->task[ts->ntasks];
-	if (!have[0] || vals[0] == 0)
+	if (!have[RTA_PERIOD] || vals[RTA_PERIOD] == 0)
 		return rta_error(err, errlen, line, "missing period=NS (> 0)");
-	if (!have[2] && !have[3] && !have[4])
+	if (!have[RTA_CPU] && !have[RTA_GPU_MEM] && !have[RTA_GPU_EXEC])
 		return rta_error(err, errlen, line,
 		    "no cpu=, gpu_mem= or gpu_exec= time");
-	t->period = vals[0];
-	t->deadline = have[1] ? vals[1] : vals[0];
-	t->cpu = vals[2];
-	t->gpu_mem = vals[3];
-	t->gpu_exec = vals[4];
-	t->segment = have[5] ? vals[5] : sat_add(vals[3], vals[4]);
+	t->period = vals[RTA_PERIOD];
+	t->deadline = have[RTA_DEADLINE] ? vals[RTA_DEADLINE] :
+	    vals[RTA_PERIOD];
+	t->cpu = vals[RTA_CPU];
+	t->gpu_mem = vals[RTA_GPU_MEM];
+	t->gpu_exec = vals[RTA_GPU_EXEC];
+	t->segment = have[RTA_SEGMENT] ? vals[RTA_SEGMENT] :
+	    sat_add(vals[RTA_GPU_MEM], vals[RTA_GPU_EXEC]);
 	if (t->deadline == 0 || t->deadline > t->period)
 		return rta_error(err, errlen, line,
 		    "deadline must be in 1..period");
-	if (t->segment > sat_add(vals[3], vals[4]))
+	if (t->segment > sat_add(vals[RTA_GPU_MEM], vals[RTA_GPU_EXEC]))
 		return rta_error(err, errlen, line,
 		    "segment longer than gpu_mem + gpu_exec");
 	ts->ntasks++;

@@ -46,15 +46,21 @@ wcet_prepare(struct wcet_kernel *k)
 	return 0;
 }
 
+/* Which per-block time of a cluster: alone (e0) or under interference (e1). */
+enum wcet_time {
+	WCET_E0,
+	WCET_E1
+};
+
 /* Largest e0 (or e1) over clusters with blocks left; 0 when none. */
 static double
-wcet_emax(const struct wcet_kernel *k, const uint64_t *n, int which)
+wcet_emax(const struct wcet_kernel *k, const uint64_t *n, enum wcet_time which)
 {
 	double		 m = 0;
 	unsigned int	 i;
 
 	for (i = 0; i < k->nclusters; i++) {
-		double e = which ? k->c[i].e1 : k->c[i].e0;
+		double e = which == WCET_E1 ? k->c[i].e1 : k->c[i].e0;
 
 		if (n[i] > 0 && e > m)
 			m = e;
@@ -65,7 +71,7 @@ wcet_emax(const struct wcet_kernel *k, const uint64_t *n, int which)
 double
 wcet_isolation(const struct wcet_kernel *k, const uint64_t *n)
 {
-	double		 sum = 0, e0max = wcet_emax(k, n, 0);
+	double		 sum = 0, e0max = wcet_emax(k, n, WCET_E0);
 	unsigned int	 i;
 
 	if (e0max == 0)
@@ -97,7 +103,7 @@ wcet_tmem(double t, double q, int sync, double period)
 double
 wcet_relaxed(const struct wcet_kernel *k, const uint64_t *n, double tmem)
 {
-	double		 e1max = wcet_emax(k, n, 1);
+	double		 e1max = wcet_emax(k, n, WCET_E1);
 	double		 room, sum = 0;
 	unsigned int	 j;
 
