@@ -86,10 +86,10 @@ ap_select(const char *cmd, struct ap_clustering *cl, unsigned int c,
 	size_t	n, i;
 
 	if ((x = ap_pool(cl, c, cond, &n)) == NULL)
-		return ap_fail(cmd, "out of memory");
+		return an_fail(cmd, "out of memory");
 	if (cluster_select_value(&cl->sel, st, x, n, &v, &why) < 0) {
 		free(x);
-		return ap_fail(cmd, "cluster %u, %s: %s cannot select e%u: %s",
+		return an_fail(cmd, "cluster %u, %s: %s cannot select e%u: %s",
 		    c, cond ? "interference" : "isolation", cl->sel_text, cond,
 		    why);
 	}
@@ -114,12 +114,12 @@ ap_check_runs(const char *cmd, const struct trace_acc *a)
 	uint64_t c;
 
 	if (a->nblocks == 0)
-		return ap_fail(cmd, "the trace has no samples");
+		return an_fail(cmd, "the trace has no samples");
 	for (b = 0; b < a->nblocks; b++)
 		for (cond = 0; cond < 2; cond++) {
 			c = a->st[(size_t)b * 2 + cond].count;
 			if (c < AP_MIN_RUNS)
-				return ap_fail(cmd, "too few samples: block %u "
+				return an_fail(cmd, "too few samples: block %u "
 				    "has %llu %s samples, need at least %d",
 				    b, (unsigned long long)c, cond ?
 				    "interference (cond 1)" :
@@ -143,15 +143,15 @@ ap_cluster_run(const char *cmd, const char *path, double alpha,
 
 	cl->alpha = alpha;
 	if (trace_acc_init(&cl->acc, res, nblocks, nblocks) < 0)
-		return ap_fail(cmd, "out of memory");
+		return an_fail(cmd, "out of memory");
 	if ((f = ap_open(path)) == NULL)
-		return ap_fail(cmd, "%s: %s", path, strerror(errno));
+		return an_fail(cmd, "%s: %s", path, strerror(errno));
 	rc = trace_acc_read(&cl->acc, f, err, sizeof(err));
 	ap_close(f);
 	if (rc < 0)
-		return ap_fail(cmd, "%s: %s", path, err);
+		return an_fail(cmd, "%s: %s", path, err);
 	if (nblocks && cl->acc.nblocks != nblocks)
-		return ap_fail(cmd, "%s: blocks 0..%u expected, last block "
+		return an_fail(cmd, "%s: blocks 0..%u expected, last block "
 		    "seen is %u", path, nblocks - 1, cl->acc.nblocks - 1);
 	if ((rc = ap_check_runs(cmd, &cl->acc)) != 0)
 		return rc;
@@ -159,7 +159,7 @@ ap_cluster_run(const char *cmd, const char *path, double alpha,
 	cl->id = calloc(cl->acc.nblocks, sizeof(*cl->id));
 	if (s == NULL || cl->id == NULL) {
 		free(s);
-		return ap_fail(cmd, "out of memory");
+		return an_fail(cmd, "out of memory");
 	}
 	/* the reservoirs stay in trace order: the pools and the EVT rule
 	 * take them run by run, and a sorted reservoir cut short by
@@ -171,7 +171,7 @@ ap_cluster_run(const char *cmd, const char *path, double alpha,
 	rc = cluster_blocks(s, cl->acc.nblocks, alpha, WCET_MAX_CLUSTERS,
 	    cl->id);
 	if (rc < 0) {
-		rc = ap_fail(cmd, rc == -E2BIG ? "more than %d clusters: the "
+		rc = an_fail(cmd, rc == -E2BIG ? "more than %d clusters: the "
 		    "blocks do not form few homogeneous groups" :
 		    "clustering failed (%d)", rc == -E2BIG ?
 		    WCET_MAX_CLUSTERS : rc);
@@ -181,7 +181,7 @@ ap_cluster_run(const char *cmd, const char *path, double alpha,
 	cl->nintervals = cluster_intervals(cl->id, cl->acc.nblocks, cl->first,
 	    cl->cluster, PROGRESS_MAX_INTERVALS);
 	if (cl->nintervals < 0) {
-		rc = ap_fail(cmd, "more than %d intervals in block-id order",
+		rc = an_fail(cmd, "more than %d intervals in block-id order",
 		    PROGRESS_MAX_INTERVALS);
 		goto out;
 	}
@@ -341,19 +341,19 @@ ap_cluster_opts(const char *cmd, const struct an_opt *o, double *alpha,
 
 	*alpha = 0.05;
 	if (a && ap_double(a, 0.0, 1.0, alpha) < 0)
-		return ap_fail(cmd, "bad --alpha '%s'", a);
+		return an_fail(cmd, "bad --alpha '%s'", a);
 	snprintf(cl->sel_text, sizeof(cl->sel_text), "%s", sel ? sel : "max");
 	if (cluster_select_parse(cl->sel_text, &cl->sel) < 0)
-		return ap_fail(cmd, "bad --select '%s' (max, normal:P or "
+		return an_fail(cmd, "bad --select '%s' (max, normal:P or "
 		    "evt:P with 0 < P < 1)", cl->sel_text);
 	*res = AP_DEFAULT_RES;
 	if (r && (ap_uint(r, 1u << 16, &v) < 0 || v < 8))
-		return ap_fail(cmd, "bad --reservoir '%s' (8..65536)", r);
+		return an_fail(cmd, "bad --reservoir '%s' (8..65536)", r);
 	if (r)
 		*res = (uint32_t)v;
 	*nblocks = 0;
 	if (b && (ap_uint(b, TRACE_MAX_BLOCKS, &v) < 0 || v < 1))
-		return ap_fail(cmd, "bad --blocks '%s'", b);
+		return an_fail(cmd, "bad --blocks '%s'", b);
 	if (b)
 		*nblocks = (uint32_t)v;
 	return 0;
@@ -381,19 +381,19 @@ ap_write_profile(const char *cmd, struct ap_clustering *cl, struct profile *p,
 		p->cluster[k] = cl->cluster[k];
 	}
 	if ((buf = malloc(PROFILE_MAX_SIZE)) == NULL)
-		return ap_fail(cmd, "out of memory");
+		return an_fail(cmd, "out of memory");
 	len = profile_format(p, buf, PROFILE_MAX_SIZE);
 	/* what we write must be what the daemon's parser accepts */
 	if (len < 0 || profile_parse(buf, (size_t)len, &chk, err,
 	    sizeof(err)) < 0) {
 		free(buf);
-		return ap_fail(cmd, "internal error: profile rejected (%s)",
+		return an_fail(cmd, "internal error: profile rejected (%s)",
 		    len < 0 ? "format" : err);
 	}
 	rc = fileio_write_atomic(out, buf, (size_t)len);
 	free(buf);
 	if (rc < 0)
-		return ap_fail(cmd, "%s: %s", out, strerror(-rc));
+		return an_fail(cmd, "%s: %s", out, strerror(-rc));
 	return 0;
 }
 
@@ -423,24 +423,24 @@ an_cluster_main(int argc, char **argv)
 	name = an_opt(opts, "name");
 	period = an_opt(opts, "period-ns");
 	if (out == NULL)
-		return ap_fail(cmd, "-o OUT.bwk is required");
+		return an_fail(cmd, "-o OUT.bwk is required");
 	if (conc == NULL)
-		return ap_fail(cmd, "--concurrency M is required (thread "
+		return an_fail(cmd, "--concurrency M is required (thread "
 		    "blocks resident on the GPU at once)");
 	if (ap_uint(conc, UINT32_MAX, &v) < 0 || v < 1)
-		return ap_fail(cmd, "bad --concurrency '%s'", conc);
+		return an_fail(cmd, "bad --concurrency '%s'", conc);
 	p.concurrency = (uint32_t)v;
 	p.period_ns = PROFILE_DEFAULT_PERIOD;
 	if (period && (ap_uint(period, UINT64_MAX, &v) < 0 ||
 	    v < 1))
-		return ap_fail(cmd, "bad --period-ns '%s'", period);
+		return an_fail(cmd, "bad --period-ns '%s'", period);
 	if (period)
 		p.period_ns = v;
 	if (name) {
 		if (strlen(name) > PROFILE_MAX_NAME ||
 		    name[0] == '\0' ||
 		    strpbrk(name, " \t#\r\n") != NULL)
-			return ap_fail(cmd, "bad --name (1-63 characters, no "
+			return an_fail(cmd, "bad --name (1-63 characters, no "
 			    "spaces or '#')");
 		strcpy(p.name, name);
 	} else

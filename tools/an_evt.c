@@ -253,22 +253,22 @@ ap_evt_setup(const char *cmd, const struct an_opt *o, struct evt_options *eo,
 
 	evt_options_default(eo);
 	if (block && (ap_uint(block, 1u << 20, &v) < 0 || v < 1))
-		return ap_fail(cmd, "bad --block '%s'", block);
+		return an_fail(cmd, "bad --block '%s'", block);
 	if (block)
 		eo->block = (size_t)v;
 	if (alpha && ap_double(alpha, 0.0, 1.0, &eo->alpha) < 0)
-		return ap_fail(cmd, "bad --alpha '%s'", alpha);
+		return an_fail(cmd, "bad --alpha '%s'", alpha);
 	if (per && strcmp(per, "block") == 0)
 		eo->per = EVT_PER_BLOCK;
 	else if (per && strcmp(per, "run") != 0)
-		return ap_fail(cmd, "bad --per '%s' (block or run)", per);
+		return an_fail(cmd, "bad --per '%s' (block or run)", per);
 	if (tmin && (ap_double(tmin, 0.0, 2.0, &eo->theta_min) < 0 ||
 	    eo->theta_min > 1.0))
-		return ap_fail(cmd, "bad --theta-min '%s' (0 < T <= 1)", tmin);
+		return an_fail(cmd, "bad --theta-min '%s' (0 < T <= 1)", tmin);
 	if (tmethod && strcmp(tmethod, "intervals") == 0)
 		eo->theta_method = EVT_THETA_INTERVALS;
 	else if (tmethod && strcmp(tmethod, "blocks") != 0)
-		return ap_fail(cmd, "bad --theta-method '%s' (blocks or "
+		return an_fail(cmd, "bad --theta-method '%s' (blocks or "
 		    "intervals)", tmethod);
 	ps[0] = 1e-6;
 	ps[1] = 1e-9;
@@ -276,7 +276,7 @@ ap_evt_setup(const char *cmd, const struct an_opt *o, struct evt_options *eo,
 	*np = 3;
 	for (i = 0; i < p->nlist; i++) {
 		if (ap_double(p->list[i], 0.0, 1.0, &ps[*np]) < 0)
-			return ap_fail(cmd, "bad --p '%s' (0 < P < 1)",
+			return an_fail(cmd, "bad --p '%s' (0 < P < 1)",
 			    p->list[i]);
 		(*np)++;
 	}
@@ -305,9 +305,9 @@ an_evt_main(int argc, char **argv)
 	rc = evt_analyze(x, n, &eo, &r);
 	free(x);
 	if (rc == -ENOMEM)
-		return ap_fail(argv[0], "out of memory");
+		return an_fail(argv[0], "out of memory");
 	if (rc < 0) {
-		ap_fail(argv[0], "%s: %s (%zu samples, block %zu)", path,
+		an_fail(argv[0], "%s: %s (%zu samples, block %zu)", path,
 		    r.reason, n, eo.block);
 		return 2;
 	}

@@ -32,7 +32,7 @@ ap_plot_open(const char *cmd, const char *prefix, struct ap_plot *pl)
 {
 	if (strchr(prefix, '\'') != NULL || strchr(prefix, '\n') != NULL ||
 	    strlen(prefix) > 4000)
-		return ap_fail(cmd, "bad -o prefix");
+		return an_fail(cmd, "bad -o prefix");
 	snprintf(pl->dat, sizeof(pl->dat), "%s.dat", prefix);
 	snprintf(pl->gp, sizeof(pl->gp), "%s.gp", prefix);
 	snprintf(pl->png, sizeof(pl->png), "%s.png", prefix);
@@ -44,7 +44,7 @@ ap_plot_open(const char *cmd, const char *prefix, struct ap_plot *pl)
 			fclose(pl->fd);
 		if (pl->fg)
 			fclose(pl->fg);
-		return ap_fail(cmd, "%s: cannot write: %s", prefix,
+		return an_fail(cmd, "%s: cannot write: %s", prefix,
 		    strerror(errno));
 	}
 	fprintf(pl->fg, "# written by bwanalyze %s\n"
@@ -67,12 +67,12 @@ ap_plot_run(const char *cmd, struct ap_plot *pl)
 	bad = ferror(pl->fd) | ferror(pl->fg);
 	bad |= fclose(pl->fd) | fclose(pl->fg);
 	if (bad)
-		return ap_fail(cmd, "%s: write error", pl->gp);
+		return an_fail(cmd, "%s: write error", pl->gp);
 	if (gnuplot == NULL || *gnuplot == '\0')
 		gnuplot = "gnuplot";
 	fflush(NULL);
 	if ((pid = fork()) < 0)
-		return ap_fail(cmd, "fork: %s", strerror(errno));
+		return an_fail(cmd, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		execlp(gnuplot, gnuplot, pl->gp, (char *)NULL);
 		fprintf(stderr, "bwanalyze %s: %s: %s\n", cmd, gnuplot,
@@ -81,7 +81,7 @@ ap_plot_run(const char *cmd, struct ap_plot *pl)
 	}
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 0)
-		return ap_fail(cmd, "%s failed on %s (data and script kept)",
+		return an_fail(cmd, "%s failed on %s (data and script kept)",
 		    gnuplot, pl->gp);
 	printf("%s\n%s\n", pl->png, pl->svg);
 	return 0;
@@ -117,7 +117,7 @@ ap_plot_edf(const char *cmd, int argc, char **argv)
 	    (rc = ap_cluster_opts(cmd, opts, &alpha, &res, &nb, &cl)) != 0)
 		return rc;
 	if (an_opt(opts, "o") == NULL)
-		return ap_fail(cmd, "-o PREFIX is required");
+		return an_fail(cmd, "-o PREFIX is required");
 	if ((rc = ap_cluster_run(cmd, path, alpha, res, nb, &cl)) != 0 ||
 	    (rc = ap_plot_open(cmd, an_opt(opts, "o"), &pl)) != 0) {
 		ap_clustering_free(&cl);
@@ -135,7 +135,7 @@ ap_plot_edf(const char *cmd, int argc, char **argv)
 	for (c = 0; c < cl.nclusters && rc == 0; c++)
 		for (cond = 0; cond < 2; cond++) {
 			if ((x = ap_pool(&cl, c, cond, &n)) == NULL) {
-				rc = ap_fail(cmd, "out of memory");
+				rc = an_fail(cmd, "out of memory");
 				break;
 			}
 			stats_sort(x, n);
@@ -168,7 +168,7 @@ ap_measured(const char *cmd, const char *path, FILE *out, int *npts)
 
 	*npts = 0;
 	if ((f = fopen(path, "r")) == NULL)
-		return ap_fail(cmd, "%s: %s", path, strerror(errno));
+		return an_fail(cmd, "%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f) != NULL) {
 		ln++;
 		if (line[0] == '#' || line[0] == '\n')
@@ -176,7 +176,7 @@ ap_measured(const char *cmd, const char *path, FILE *out, int *npts)
 		if (sscanf(line, "%lf %lf", &q, &w) != 2 || !(q >= 0.0 &&
 		    q <= 1.0) || !(w >= 0.0) || !isfinite(w)) {
 			fclose(f);
-			return ap_fail(cmd, "%s: line %lu: expected 'Q "
+			return an_fail(cmd, "%s: line %lu: expected 'Q "
 			    "WCET_NS' with 0 <= Q <= 1", path, ln);
 		}
 		fprintf(out, "%.4f %.0f\n", q * 100.0, w);
@@ -208,19 +208,19 @@ ap_plot_gq(const char *cmd, int argc, char **argv)
 	measured = an_opt(opts, "measured");
 	sy = an_opt(opts, "sync");
 	if (out == NULL)
-		return ap_fail(cmd, "-o PREFIX is required");
+		return an_fail(cmd, "-o PREFIX is required");
 	if (sy && strcmp(sy, "0") != 0 &&
 	    strcmp(sy, "1") != 0)
-		return ap_fail(cmd, "bad --sync '%s' (0 or 1)", sy);
+		return an_fail(cmd, "bad --sync '%s' (0 or 1)", sy);
 	sync = sy && sy[0] == '1';
 	if ((rc = fileio_read(path, PROFILE_MAX_SIZE, &buf, &len)) != 0)
-		return ap_fail(cmd, "%s: %s", path, strerror(-rc));
+		return an_fail(cmd, "%s: %s", path, strerror(-rc));
 	rc = profile_parse(buf, len, &p, err, sizeof(err));
 	free(buf);
 	if (rc < 0)
-		return ap_fail(cmd, "%s: %s", path, err);
+		return an_fail(cmd, "%s: %s", path, err);
 	if (profile_to_model(&p, &k, &t) < 0)
-		return ap_fail(cmd, "%s: profile not usable by the model",
+		return an_fail(cmd, "%s: profile not usable by the model",
 		    path);
 	if ((rc = ap_plot_open(cmd, out, &pl)) != 0)
 		return rc;
@@ -263,13 +263,13 @@ ap_plot_pwcet(const char *cmd, int argc, char **argv)
 	    (rc = ap_evt_setup(cmd, opts, &eo, ps, &np)) != 0)
 		return rc;
 	if (an_opt(opts, "o") == NULL)
-		return ap_fail(cmd, "-o PREFIX is required");
+		return an_fail(cmd, "-o PREFIX is required");
 	if ((rc = ap_read_samples(cmd, path, &x, &n)) != 0)
 		return rc;
 	rc = evt_analyze(x, n, &eo, &r);
 	if (rc < 0 || (rc = ap_plot_open(cmd, an_opt(opts, "o"), &pl)) != 0) {
 		free(x);
-		return rc < 0 ? ap_fail(cmd, "%s: %s", path, r.reason ?
+		return rc < 0 ? an_fail(cmd, "%s: %s", path, r.reason ?
 		    r.reason : "out of memory") : rc;
 	}
 	/* per block: the measured curve is that of the block maxima */
@@ -315,7 +315,7 @@ an_plot_main(int argc, char **argv)
 	const char *cmd = "plot";
 
 	if (argc < 2)
-		return ap_fail(cmd, "usage: plot edf TRACE -o PREFIX "
+		return an_fail(cmd, "usage: plot edf TRACE -o PREFIX "
 		    "[--alpha A] [--select S] | plot gq PROFILE -o PREFIX "
 		    "[--measured FILE] [--sync 0|1] | plot pwcet SAMPLES "
 		    "-o PREFIX [--block B] [--p P]... [--per block|run]");
@@ -325,5 +325,5 @@ an_plot_main(int argc, char **argv)
 		return ap_plot_gq("plot gq", argc - 1, argv + 1);
 	if (strcmp(argv[1], "pwcet") == 0)
 		return ap_plot_pwcet("plot pwcet", argc - 1, argv + 1);
-	return ap_fail(cmd, "unknown plot '%s' (edf, gq or pwcet)", argv[1]);
+	return an_fail(cmd, "unknown plot '%s' (edf, gq or pwcet)", argv[1]);
 }

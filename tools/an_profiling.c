@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,19 +11,6 @@
 #include "an_profiling.h"
 
 #define AP_MAX_SAMPLES		(1u << 27)
-
-int
-ap_fail(const char *cmd, const char *fmt, ...)
-{
-	va_list	ap;
-
-	fprintf(stderr, "bwanalyze %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
 
 int
 ap_double(const char *s, double lo, double hi, double *v)
@@ -81,7 +67,7 @@ ap_read_samples(const char *cmd, const char *path, double **out, size_t *n)
 
 	*n = 0;
 	if ((f = ap_open(path)) == NULL)
-		return ap_fail(cmd, "%s: %s", path, strerror(errno));
+		return an_fail(cmd, "%s: %s", path, strerror(errno));
 	while (getline(&line, &lcap, f) != -1) {
 		ln++;
 		for (p = line; *p == ' ' || *p == '\t'; p++)
@@ -95,19 +81,19 @@ ap_read_samples(const char *cmd, const char *path, double **out, size_t *n)
 			end++;
 		if (errno != 0 || end == p || *end != '\0' || !isfinite(v) ||
 		    v < 0.0) {
-			rc = ap_fail(cmd, "%s: line %lu: expected one "
+			rc = an_fail(cmd, "%s: line %lu: expected one "
 			    "non-negative execution time in ns", path, ln);
 			break;
 		}
 		if (*n == cap) {
 			if (cap >= AP_MAX_SAMPLES) {
-				rc = ap_fail(cmd, "%s: more than %u samples",
+				rc = an_fail(cmd, "%s: more than %u samples",
 				    path, AP_MAX_SAMPLES);
 				break;
 			}
 			cap = cap ? cap * 2 : 4096;
 			if ((nx = realloc(x, cap * sizeof(*x))) == NULL) {
-				rc = ap_fail(cmd, "out of memory");
+				rc = an_fail(cmd, "out of memory");
 				break;
 			}
 			x = nx;
@@ -115,7 +101,7 @@ ap_read_samples(const char *cmd, const char *path, double **out, size_t *n)
 		x[(*n)++] = v;
 	}
 	if (rc == 0 && ferror(f))
-		rc = ap_fail(cmd, "%s: read error", path);
+		rc = an_fail(cmd, "%s: read error", path);
 	free(line);
 	ap_close(f);
 	if (rc != 0) {

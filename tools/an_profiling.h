@@ -18,9 +18,7 @@
 #include "trace.h"
 #include "wcet.h"
 
-/* an_profiling.c: print "bwanalyze CMD: ..." and return 2 */
-int	ap_fail(const char *cmd, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
+/* an_profiling.c */
 /* a number in the open interval (lo, hi); 0 or -1 */
 int	ap_double(const char *s, double lo, double hi, double *v);
 /* a decimal number at most max; 0 or -1 */

@@ -11,16 +11,34 @@
 
 #include "bwanalyze.h"
 
+static void
+an_vmsg(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "bwanalyze %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int
+an_fail(const char *cmd, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	an_vmsg(cmd, fmt, ap);
+	va_end(ap);
+	return 2;
+}
+
 int
 an_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list	ap;
 
-	fprintf(stderr, "bwanalyze %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	an_vmsg(cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(see bwanalyze --help)\n");
+	fprintf(stderr, "(see bwanalyze --help)\n");
 	return 2;
 }
 

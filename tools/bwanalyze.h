@@ -41,6 +41,9 @@ const char	*an_opt(const struct an_opt *, const char *name);
 const struct an_opt *an_opt_find(const struct an_opt *, const char *name);
 int		 an_double(const char *cmd, const char *name, const char *s,
 		    double lo, double hi, double *v);
+/* "bwanalyze CMD: ..." on stderr; an_usage adds the --help hint; 2 */
+int		 an_fail(const char *cmd, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
 int		 an_usage(const char *cmd, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 
