@@ -205,6 +205,7 @@ launch_event(void *arg, const struct launchlog_rec *r)
 	bwp_w_kint(&w, "slack_ns", r->slack_ns);
 	bwp_w_kstr(&w, "bound_met", r->met);
 	bwp_w_kstr(&w, "end_by", r->end_by);
+	bwp_w_kstr(&w, "start_by", r->start_by);
 	server_broadcast(e->d, TOPIC_KERNEL, &w);
 	bwp_w_free(&w);
 }
@@ -245,8 +246,10 @@ client_end(struct engine *e, struct period_launch *l)
 	if (tasks_slot_end(e->d->tasks, l->task, l->slot, l->slot_launch_ns,
 	    &end) < 0 || end <= l->slot_launch_ns || end > l->end_ns)
 		return;
-	/* both times the client's (the engine may have clamped the start) */
-	l->launch_ns = l->slot_launch_ns;
+	/* both times the client's (the engine may have clamped the start;
+	 * a GPU start is the client's clock already) */
+	if (!l->gpu_start)
+		l->launch_ns = l->slot_launch_ns;
 	l->end_ns = end;
 	l->prev_ns = end;
 	l->client_end = true;

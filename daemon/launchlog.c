@@ -13,7 +13,7 @@
 #include "log.h"
 
 #define BUDGET_LOG_INTERVAL_NS	1000000000ull	/* one line a second */
-#define NFIELDS			18
+#define NFIELDS			19
 #define FIELD_MAX		96
 
 struct launchlog {
@@ -77,6 +77,7 @@ launchlog_compute(const struct period_launch *l, const char *policy,
 	r->met = r->actual_ns <= r->bound_ns ? "yes" :
 	    r->actual_min_ns >= r->bound_ns ? "no" : "unknown";
 	r->end_by = l->client_end ? "client" : "daemon";
+	r->start_by = l->gpu_start ? "gpu" : "cpu";
 }
 
 struct launchlog *
@@ -128,6 +129,7 @@ fields(const struct launchlog_rec *r, char f[][FIELD_MAX])
 	F("BWSCHED_SLACK_NS=%lld", (long long)r->slack_ns);
 	F("BWSCHED_BOUND_MET=%s", r->met);
 	F("BWSCHED_END_BY=%s", r->end_by);
+	F("BWSCHED_START_BY=%s", r->start_by);
 #undef F
 	return n;
 }

@@ -19,6 +19,9 @@
  *                                    still saw it running
  *   BWSCHED_SLACK_NS                 bound - actual (negative: over)
  *   BWSCHED_BOUND_MET                yes | no | unknown
+ *   BWSCHED_END_BY                   client (its record) | daemon
+ *   BWSCHED_START_BY                 gpu (the first block's time, when
+ *                                    the engine counted from it) | cpu
  * The daemon sees the pages once a period: the end lies between the
  * last wake-up that saw the launch running and the first that saw every
  * block finished or the slot released.  ACTUAL_NS is that upper end, so
@@ -52,6 +55,7 @@ struct launchlog_rec {
 	int64_t		slack_ns;
 	const char	*met;		/* "yes", "no", "unknown" */
 	const char	*end_by;	/* "client" (exact), "daemon" */
+	const char	*start_by;	/* "gpu" (first block), "cpu" */
 	uint64_t	launch_ns;
 	uint64_t	end_ns;
 };

@@ -565,6 +565,12 @@ retire(struct period *pe, uint64_t now)
 		if (!l->used || l->seen)
 			continue;
 		l->rec.finished = l->done_ns != 0;
+		/* the bound is the kernel's from its start: the record
+		 * measures from where the decisions counted */
+		if (l->start_ns != 0) {
+			l->rec.launch_ns = l->start_ns;
+			l->rec.gpu_start = true;
+		}
 		l->rec.end_ns = l->done_ns != 0 ? l->done_ns : now;
 		if (l->rec.prev_ns == 0)
 			l->rec.prev_ns = l->rec.launch_ns;

@@ -100,8 +100,11 @@ struct period_launch {
 	uint32_t	slot;
 	uint32_t	blocks;
 	uint64_t	seq;		/* the slot's launch sequence */
-	uint64_t	launch_ns;	/* CPU-side launch time, not after
-					 * the engine first saw it */
+	uint64_t	launch_ns;	/* its start: the GPU's first block
+					 * when the decisions counted from
+					 * it (gpu_start), else the CPU-side
+					 * launch, not after the engine
+					 * first saw it */
 	uint64_t	slot_launch_ns;	/* the page's, as written */
 	uint64_t	end_ns;		/* first wake-up that saw it ended */
 	uint64_t	prev_ns;	/* last wake-up that saw it running */
@@ -112,6 +115,7 @@ struct period_launch {
 	uint64_t	late;		/* of those, late (static budget) */
 	bool		finished;	/* all blocks seen finished */
 	bool		client_end;	/* end_ns is the client's record */
+	bool		gpu_start;	/* launch_ns is the GPU start */
 };
 
 struct period_params {

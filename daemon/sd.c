@@ -62,7 +62,7 @@ int
 sd_journal_record(int priority, const char *msg, const char *const *fields,
     int nfields)
 {
-	struct iovec	iov[3 + 32];	/* the launch record has 18 fields */
+	struct iovec	iov[3 + 32];	/* the launch record has 19 fields */
 	static const char	ident[] = "SYSLOG_IDENTIFIER=bwsched";
 	char		prio[16], message[1100];
 	int		i, n = 0;

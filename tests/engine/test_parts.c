@@ -137,7 +137,12 @@ test_launch(void)
 	l.periods = 0;
 	launchlog_compute(&l, "greedy", &r);
 	CHECKM(r.q_mean == 0 && r.q_std == 0, "no periods");
-	CHECKM(strcmp(r.end_by, "daemon") == 0, "the engine's window");
+	CHECKM(strcmp(r.end_by, "daemon") == 0 &&
+	    strcmp(r.start_by, "cpu") == 0, "the engine's window");
+	l.gpu_start = true;
+	launchlog_compute(&l, "greedy", &r);
+	CHECKM(strcmp(r.start_by, "gpu") == 0, "from the GPU start");
+	l.gpu_start = false;
 	/* the client's end (engine.c sets both bounds): a verdict */
 	l.client_end = true;
 	l.prev_ns = l.end_ns = 1000000 + 8500000;

@@ -890,6 +890,7 @@ test_gpu_start(void)
 	const int64_t		OFF = -5000000000ll;
 	const uint64_t		L = 300 * T;
 	const uint64_t		G = L + 4 * T - OFF;	/* GPU clock */
+	uint64_t		started;
 
 	make_page();
 	set_holder(0, 1, kern.q_nominal, true);
@@ -946,7 +947,8 @@ test_gpu_start(void)
 		period_run_once(pe);
 		last_record(pe, &r);
 		q_cpu = r.q;
-		slot(0)->gpu_start = fake_now - 3 * T - OFF;
+		started = fake_now - 3 * T;
+		slot(0)->gpu_start = started - OFF;
 		period_run_once(pe);
 		last_record(pe, &r);
 		q_gpu = r.q;
@@ -956,6 +958,19 @@ test_gpu_start(void)
 	set_clock(0, 0, 0);
 	finish(0);
 	period_run_once(pe);
+	/* its record measures from the start the decisions used */
+	{
+		struct period_launch	pl, last;
+		unsigned int		n = 0;
+
+		while (ring_pop(period_launches(pe), &pl) == 1) {
+			last = pl;
+			n++;
+		}
+		CHECKM(n > 0 && last.gpu_start &&
+		    last.launch_ns == started, "record from the GPU "
+		    "start: %llu", (unsigned long long)(n ? last.launch_ns : 0));
+	}
 	nholders = 0;
 	period_free(pe);
 	free(pp);
