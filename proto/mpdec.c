@@ -75,12 +75,13 @@ take(struct dec *d, uint64_t n)
 	return q;
 }
 
-/* A big-endian length or value of w bytes after the tag at at. */
+/* A big-endian length or value of w bytes after the tag at at (0 if cut). */
 static int
 field(struct dec *d, size_t at, unsigned int w, uint64_t *v)
 {
 	const uint8_t	*q = take(d, w);
 
+	*v = 0;
 	if (q == NULL)
 		return truncated(d, at);
 	*v = be_read(q, w);
