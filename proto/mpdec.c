@@ -36,6 +36,9 @@ _Static_assert(sizeof(msgpack_object_kv) == 2 * sizeof(msgpack_object) &&
     offsetof(msgpack_object_kv, val) == sizeof(msgpack_object),
     "msgpack_object_kv is not two msgpack_objects");
 
+static int	fail(struct dec *, int, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
 static int
 fail(struct dec *d, int status, const char *fmt, ...)
 {
