@@ -124,6 +124,9 @@ struct bwc_lockfile {
 static __thread const struct bwc *err_h;
 static __thread char err_msg[BWC_ERRLEN];
 
+static int	fail(bwc_t *, int, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
 static int
 fail(bwc_t *h, int rc, const char *fmt, ...)
 {

@@ -61,6 +61,9 @@ emit(int level, const char *msg, const char *const *fields, int nfields)
 	}
 }
 
+static void	vemit(int, const char *const *, int, const char *, va_list)
+    __attribute__((format(printf, 4, 0)));
+
 static void
 vemit(int level, const char *const *fields, int nfields, const char *fmt,
     va_list ap)

@@ -1,8 +1,10 @@
 /*
- * regulator.c - backend lookup by name (regulator.h).
+ * regulator.c - backend lookup by name, and regulator = auto
+ * (regulator.h).
  */
 #include <config.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "regulator.h"
 
@@ -20,4 +22,10 @@ regulator_find(const char *name)
 		if (strcmp(backends[i]->name, name) == 0)
 			return backends[i];
 	return NULL;
+}
+
+const struct regulator_ops *
+regulator_auto(const char *device)
+{
+	return access(device, F_OK) == 0 ? &reg_kmod_ops : &reg_sim_ops;
 }

@@ -183,9 +183,15 @@ struct regulator_ops {
 	int	(*locks)(struct regulator *, struct reg_locks *);
 };
 
-/* Backends; regulator_find() looks one up by name ("sim", "kmod"). */
+/*
+ * Backends; regulator_find() looks one up by name ("sim", "kmod"),
+ * regulator_auto() picks the one regulator = auto means: the kernel
+ * module's when its device (reg_config.device) is there, else the sim.
+ * Nothing else names a backend: what differs between them is in the ops.
+ */
 extern const struct regulator_ops reg_sim_ops;
 extern const struct regulator_ops reg_kmod_ops;
 const struct regulator_ops *regulator_find(const char *name);
+const struct regulator_ops *regulator_auto(const char *device);
 
 #endif /* REGULATOR_H */

@@ -141,7 +141,7 @@ service_load_config(struct bwsched *d, struct config *c, char *err,
 	d->regulator_auto = strcmp(c->regulator, "auto") == 0;
 	if (d->regulator_auto)
 		snprintf(c->regulator, sizeof(c->regulator), "%s",
-		    access(c->device, F_OK) == 0 ? "kmod" : "sim");
+		    regulator_auto(c->device)->name);
 	if (regulator_find(c->regulator) == NULL) {
 		snprintf(err, errlen, "%s: unknown regulator \"%s\" (auto, "
 		    "sim, kmod)", d->regulator_name != NULL ? "--regulator" :
@@ -164,10 +164,10 @@ service_load_config(struct bwsched *d, struct config *c, char *err,
 }
 
 /*
- * The kernel module regulates real CPUs: a BE core this machine does
- * not have is a configuration error, unless be_cores is the default
- * (1-3, a 4-core Jetson), which then means the CPUs there are besides 0.
- * The sim simulates its cores.
+ * A backend that regulates real CPUs (the kernel module): a BE core this
+ * machine does not have is a configuration error, unless be_cores is the
+ * default (1-3, a 4-core Jetson), which then means the CPUs there are
+ * besides 0.  A simulated one (the sim) simulates its cores.
  */
 static int
 check_cores(struct config *c, char *err, size_t errlen)
@@ -177,7 +177,7 @@ check_cores(struct config *c, char *err, size_t errlen)
 	unsigned int	i, k;
 	bool		is_default;
 
-	if (strcmp(c->regulator, "kmod") != 0 || n <= 0)
+	if (regulator_find(c->regulator)->simulated || n <= 0)
 		return 0;
 	config_defaults(&def);
 	is_default = c->ncores == def.ncores &&

@@ -36,6 +36,9 @@ _Static_assert(sizeof(msgpack_object_kv) == 2 * sizeof(msgpack_object) &&
     offsetof(msgpack_object_kv, val) == sizeof(msgpack_object),
     "msgpack_object_kv is not two msgpack_objects");
 
+static int	fail(struct dec *, int, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
 static int
 fail(struct dec *d, int status, const char *fmt, ...)
 {
@@ -75,12 +78,13 @@ take(struct dec *d, uint64_t n)
 	return q;
 }
 
-/* A big-endian length or value of w bytes after the tag at at. */
+/* A big-endian length or value of w bytes after the tag at at (0 if cut). */
 static int
 field(struct dec *d, size_t at, unsigned int w, uint64_t *v)
 {
 	const uint8_t	*q = take(d, w);
 
+	*v = 0;
 	if (q == NULL)
 		return truncated(d, at);
 	*v = be_read(q, w);

@@ -178,11 +178,12 @@ gpu_cli_valued(struct gpu_cli *c, const char *a, const char *v)
 {
 	size_t	i;
 
+	/* every field in gpu_cli_nums is a uint32_t */
 	for (i = 0; i < sizeof(gpu_cli_nums) / sizeof(gpu_cli_nums[0]); i++)
 		if (strcmp(a, gpu_cli_nums[i].name) == 0)
 			return gpu_cli_u32(c->prog, a, v, gpu_cli_nums[i].lo,
-			    gpu_cli_nums[i].hi, (uint32_t *)((char *)&c->cfg +
-			    gpu_cli_nums[i].off));
+			    gpu_cli_nums[i].hi, (uint32_t *)(void *)
+			    ((char *)&c->cfg + gpu_cli_nums[i].off));
 	if (strcmp(a, "--l1") == 0)
 		return gpu_cli_l1(c, v);
 	if (strcmp(a, "--lat") == 0)

@@ -198,6 +198,9 @@ struct rec {
 	uint64_t	 page[BWSHM_PROGRESS_SIZE(REC_SLOTS, REC_BLOCKS) / 8];
 };
 
+static void	rec_line(struct rec *, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
+
 static void
 rec_line(struct rec *r, const char *fmt, ...)
 {
@@ -303,7 +306,7 @@ rec_launch(void *c, int kernel, uint64_t key, uint64_t **bm)
 		return -ENOSPC;
 	}
 	r->slots_used |= 1ull << slot;
-	*bm = (uint64_t *)((char *)r->page + BWSHM_PROGRESS_HDR_SIZE +
+	*bm = (uint64_t *)(void *)((char *)r->page + BWSHM_PROGRESS_HDR_SIZE +
 	    (size_t)slot * BWSHM_SLOT_SIZE(REC_BLOCKS) + BWSHM_LAUNCH_HDR_SIZE);
 	/* like bwc_launch: the launch marks its stream active */
 	rec_key(r, key, 1);

@@ -210,7 +210,7 @@ test_history(void)
 	struct bwsim_history	*h = (struct bwsim_history *)(void *)
 	    (page + BWSIM_HISTORY_OFFSET);
 	const struct bwsim_state *m = (const struct bwsim_state *)(void *)page;
-	double			 t, got, want, hi;
+	double			 t, got = 0, want = 0, hi;
 	size_t			 c;
 	int			 k, rg, rw, bad = 0;
 
