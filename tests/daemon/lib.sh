@@ -43,3 +43,16 @@ fail() {
 	[ -f "$T/log" ] && tail -n 30 "$T/log"
 	exit 1
 }
+
+# A client in Python (standard library only, 3.9+ for socket.send_fds)
+# against a fresh daemon with the default configuration: tests/daemon/$1
+# SOCKET must exit 0; $2 names the check.  Skips without such a Python.
+python_client() {
+	[ -n "${PYTHON3:-}" ] || { echo "no python3"; exit 77; }
+	"$PYTHON3" -c 'import socket; socket.send_fds' 2>/dev/null ||
+	    { echo "python too old"; exit 77; }
+	write_conf </dev/null
+	start_daemon
+	"$PYTHON3" "$top_srcdir/tests/daemon/$1" "$SOCK" || fail "$2"
+	stop_daemon || fail "exit status"
+}

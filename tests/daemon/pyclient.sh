@@ -1,10 +1,5 @@
 #!/bin/sh
 # A client written from doc/protocol.md with the Python standard library.
 . "$top_srcdir/tests/daemon/lib.sh"
-[ -n "${PYTHON3:-}" ] || { echo "no python3"; exit 77; }
-"$PYTHON3" -c 'import socket; socket.send_fds' 2>/dev/null || { echo "python too old"; exit 77; }
-write_conf </dev/null
-start_daemon
-"$PYTHON3" "$top_srcdir/tests/daemon/thirdparty.py" "$SOCK" || fail "python client"
-stop_daemon || fail "exit status"
+python_client thirdparty.py "python client"
 exit 0
