@@ -1,5 +1,12 @@
 # daemon: bwsched(8).  Everything but main.c is a convenience library so
-# the unit tests link the same code.
+# the unit tests link the same code.  It sees the protocol, the model,
+# the simulated platform (its sim regulator backend runs it) and the
+# module's uapi (the kmod backend; the lock pages are struct bwreg_lock).
+DAEMON_CPPFLAGS = -I$(top_srcdir)/daemon -I$(top_srcdir)/proto \
+	-I$(top_srcdir)/model -I$(top_srcdir)/sim -I$(top_srcdir)/kmod/uapi
+# its tests and benchmark: the daemon's, and the test client's helpers
+# (tests/daemon/tc.h, jmp.h)
+DAEMON_TESTS_CPPFLAGS = $(DAEMON_CPPFLAGS) -I$(top_srcdir)/tests/daemon
 noinst_LTLIBRARIES += daemon/libbwdaemon.la
 daemon_libbwdaemon_la_SOURCES = \
 	daemon/bwsched.h daemon/ceiling.c daemon/ceiling.h daemon/conf.c daemon/conf.h \
@@ -10,6 +17,7 @@ daemon_libbwdaemon_la_SOURCES = \
 	daemon/service.c daemon/service.h \
 	daemon/tasks.c daemon/tasks.h daemon/validate.c daemon/validate.h \
 	daemon/admit.c daemon/admit.h
+daemon_libbwdaemon_la_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_CPPFLAGS)
 # the regulation engine (doc/engine.md): the period thread, its rings,
 # the per-launch log, the live sim backend
 daemon_libbwdaemon_la_SOURCES += daemon/period.c daemon/period.h \
@@ -24,6 +32,7 @@ pkginclude_HEADERS += include/bwsched/bwsimstate.h
 
 sbin_PROGRAMS += daemon/bwsched
 daemon_bwsched_SOURCES = daemon/main.c
+daemon_bwsched_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_CPPFLAGS)
 daemon_bwsched_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(SYSTEMD_CFLAGS)
 daemon_bwsched_LDADD = daemon/libbwdaemon.la
 
@@ -34,14 +43,17 @@ dist_doc_DATA += doc/protocol.md doc/engine.md
 check_PROGRAMS += tests/daemon/test_config tests/daemon/test_tasks \
 	tests/daemon/bwtest
 tests_daemon_test_tasks_SOURCES = tests/daemon/test_tasks.c
+tests_daemon_test_tasks_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_TESTS_CPPFLAGS)
 tests_daemon_test_tasks_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_daemon_test_tasks_LDADD = daemon/libbwdaemon.la
 tests_daemon_test_config_SOURCES = tests/daemon/test_config.c
+tests_daemon_test_config_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_TESTS_CPPFLAGS)
 tests_daemon_test_config_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_daemon_test_config_LDADD = daemon/libbwdaemon.la
 tests_daemon_bwtest_SOURCES = tests/daemon/bwtest.c tests/daemon/tc.c \
 	tests/daemon/tc.h
-tests_daemon_bwtest_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/tests/daemon
+tests_daemon_bwtest_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_TESTS_CPPFLAGS)
+tests_daemon_bwtest_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_daemon_bwtest_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
 TESTS += tests/daemon/test_config tests/daemon/test_tasks tests/daemon/basic.sh
 dist_check_SCRIPTS += tests/daemon/basic.sh
@@ -51,7 +63,8 @@ EXTRA_DIST += tests/daemon/lib.sh
 check_PROGRAMS += tests/abuse/abuse
 tests_abuse_abuse_SOURCES = tests/abuse/abuse.c tests/daemon/tc.c \
 	tests/daemon/tc.h tests/daemon/jmp.c tests/daemon/jmp.h
-tests_abuse_abuse_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) -I$(top_srcdir)/tests/daemon
+tests_abuse_abuse_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_TESTS_CPPFLAGS)
+tests_abuse_abuse_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_abuse_abuse_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
 TESTS += tests/abuse/abuse.sh
 dist_check_SCRIPTS += tests/abuse/abuse.sh
@@ -65,6 +78,7 @@ EXTRA_DIST += tests/daemon/notifyd.py tests/daemon/thirdparty.py \
 	tests/daemon/endclient.py
 check_PROGRAMS += tests/daemon/ceiltest
 tests_daemon_ceiltest_SOURCES = tests/daemon/ceiltest.c
+tests_daemon_ceiltest_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_TESTS_CPPFLAGS)
 tests_daemon_ceiltest_LDADD = client/libbwclient.la
 TESTS += tests/daemon/ceiling.sh
 dist_check_SCRIPTS += tests/daemon/ceiling.sh
@@ -75,10 +89,12 @@ EXTRA_DIST += tests/daemon/admit_client.py
 # tests: the engine against a fake clock and a fake backend
 check_PROGRAMS += tests/engine/test_period
 tests_engine_test_period_SOURCES = tests/engine/test_period.c
+tests_engine_test_period_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_TESTS_CPPFLAGS)
 tests_engine_test_period_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_engine_test_period_LDADD = daemon/libbwdaemon.la
 check_PROGRAMS += tests/engine/test_parts
 tests_engine_test_parts_SOURCES = tests/engine/test_parts.c
+tests_engine_test_parts_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_TESTS_CPPFLAGS)
 tests_engine_test_parts_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_engine_test_parts_LDADD = daemon/libbwdaemon.la
 TESTS += tests/engine/test_period tests/engine/test_parts tests/engine/live.sh \
@@ -90,7 +106,7 @@ BENCH_PROGS += bench/bench_period
 EXTRA_PROGRAMS += bench/bench_period
 CLEANFILES += bench/bench_period
 bench_bench_period_SOURCES = bench/bench_period.c
-bench_bench_period_CPPFLAGS = $(AM_CPPFLAGS) \
+bench_bench_period_CPPFLAGS = $(AM_CPPFLAGS) $(DAEMON_TESTS_CPPFLAGS) \
 	-DHISTO_BWK='"$(abs_top_srcdir)/examples/histo.bwk"'
 bench_bench_period_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 bench_bench_period_LDADD = daemon/libbwdaemon.la

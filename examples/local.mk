@@ -1,12 +1,18 @@
 # examples: the walking-skeleton demo (scripts/demo runs examples/demo.sh)
+# They see the public headers (AM_CPPFLAGS) and the model: demo_gpu
+# parses its .bwk profile with the model's parser (profile_parse) to
+# drive its simulated kernel.
+EXAMPLES_CPPFLAGS = -I$(top_srcdir)/model
 noinst_PROGRAMS += examples/demo_client
 examples_demo_client_SOURCES = examples/demo_client.c
+examples_demo_client_CPPFLAGS = $(AM_CPPFLAGS) $(EXAMPLES_CPPFLAGS)
 examples_demo_client_LDADD = client/libbwclient.la
 dist_noinst_SCRIPTS += examples/demo.sh
 
 # the demo GPU client (examples/demo-live.sh, tests/engine/live.sh)
 noinst_PROGRAMS += examples/demo_gpu
 examples_demo_gpu_SOURCES = examples/demo_gpu.c
+examples_demo_gpu_CPPFLAGS = $(AM_CPPFLAGS) $(EXAMPLES_CPPFLAGS)
 examples_demo_gpu_LDADD = client/libbwclient.la model/libbwmodel.la \
 	lib/libbwutil.la $(LIBM)
 dist_noinst_SCRIPTS += examples/demo-live.sh

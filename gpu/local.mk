@@ -2,12 +2,16 @@
 # miss-rate and warp-segment WCET estimation of [Reorder], the SM model
 # with the LRR, GTO and RT-PAWS warp schedulers of [PredGPU] chapter 4.
 # Pure code; the commands in tools/ (bwanalyze ptx, bwsim sm and bwsim
-# warps) read the files.
+# warps) read the files.  It sees only itself (and AM_CPPFLAGS:
+# include/, lib/); so do its tests and fuzzer.
+GPU_CPPFLAGS = -I$(top_srcdir)/gpu
+GPU_TESTS_CPPFLAGS = $(GPU_CPPFLAGS)
 noinst_LTLIBRARIES += gpu/libbwgpu.la
 gpu_libbwgpu_la_SOURCES = gpu/ptx.c gpu/ptx.h gpu/gtrace.c gpu/gtrace.h \
 	gpu/wexec.c gpu/wexec.h gpu/l1.c gpu/l1.h gpu/order.c gpu/order.h \
 	gpu/est.c gpu/est.h gpu/wsched.c gpu/wsched.h gpu/sm.c gpu/sm.h \
 	gpu/fig41.c gpu/fig41.h
+gpu_libbwgpu_la_CPPFLAGS = $(AM_CPPFLAGS) $(GPU_CPPFLAGS)
 gpu_libbwgpu_la_LIBADD = $(LIBM)
 
 dist_doc_DATA += doc/gpu-model.md
@@ -39,14 +43,19 @@ TESTS += $(gpu_tests) tests/gpu/cli.sh tests/gpu/nvcc.sh
 dist_check_SCRIPTS += tests/gpu/cli.sh tests/gpu/nvcc.sh
 gpu_test_ldadd = gpu/libbwgpu.la lib/libbwutil.la $(LIBM)
 tests_gpu_test_ptx_SOURCES = tests/gpu/test_ptx.c tests/gpu/gcheck.h
+tests_gpu_test_ptx_CPPFLAGS = $(AM_CPPFLAGS) $(GPU_TESTS_CPPFLAGS)
 tests_gpu_test_ptx_LDADD = $(gpu_test_ldadd)
 tests_gpu_test_wexec_SOURCES = tests/gpu/test_wexec.c tests/gpu/gcheck.h
+tests_gpu_test_wexec_CPPFLAGS = $(AM_CPPFLAGS) $(GPU_TESTS_CPPFLAGS)
 tests_gpu_test_wexec_LDADD = $(gpu_test_ldadd)
 tests_gpu_test_l1_SOURCES = tests/gpu/test_l1.c tests/gpu/gcheck.h
+tests_gpu_test_l1_CPPFLAGS = $(AM_CPPFLAGS) $(GPU_TESTS_CPPFLAGS)
 tests_gpu_test_l1_LDADD = $(gpu_test_ldadd)
 tests_gpu_test_sched_SOURCES = tests/gpu/test_sched.c tests/gpu/gcheck.h
+tests_gpu_test_sched_CPPFLAGS = $(AM_CPPFLAGS) $(GPU_TESTS_CPPFLAGS)
 tests_gpu_test_sched_LDADD = $(gpu_test_ldadd)
 tests_gpu_test_bound_SOURCES = tests/gpu/test_bound.c tests/gpu/gcheck.h
+tests_gpu_test_bound_CPPFLAGS = $(AM_CPPFLAGS) $(GPU_TESTS_CPPFLAGS)
 tests_gpu_test_bound_LDADD = $(gpu_test_ldadd)
 
 # Fuzz target for the PTX parser and analyzer (pattern of fuzz/local.mk)
@@ -56,6 +65,7 @@ check_PROGRAMS += fuzz/fuzz_ptx
 # libFuzzer's coverage instrumentation reaches them
 fuzz_fuzz_ptx_SOURCES = fuzz/fuzz_ptx.c gpu/ptx.c gpu/wexec.c gpu/gtrace.c \
 	gpu/l1.c gpu/order.c gpu/est.c gpu/sm.c gpu/wsched.c
+fuzz_fuzz_ptx_CPPFLAGS = $(AM_CPPFLAGS) $(GPU_TESTS_CPPFLAGS)
 fuzz_fuzz_ptx_LDADD = lib/libbwutil.la $(LIBM)
 if ENABLE_FUZZING
 fuzz_fuzz_ptx_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)

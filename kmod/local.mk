@@ -95,19 +95,23 @@ clean-local-kmod:
 
 # The daemon's kmod backend, tested on the host (validation, missing
 # device); inside the guest run.sh runs it against the real module.
+# Its tests see what they test: the backend (daemon/), the module's uapi,
+# and the test client's helpers (tests/daemon/tc.h, which sees proto/).
+KMOD_TESTS_CPPFLAGS = -I$(top_srcdir)/daemon -I$(top_srcdir)/kmod/uapi \
+	-I$(top_srcdir)/tests/daemon -I$(top_srcdir)/proto
 check_PROGRAMS += tests/kmod/regtest
 TESTS += tests/kmod/regtest tests/kmod/perfapi.sh
 dist_check_SCRIPTS += tests/kmod/perfapi.sh
 tests_kmod_regtest_SOURCES = tests/kmod/regtest.c tests/kmod/vmcheck.h \
 	daemon/reg_kmod.c daemon/reg_kmod.h \
 	daemon/regulator.h
-tests_kmod_regtest_CPPFLAGS = $(AM_CPPFLAGS)
+tests_kmod_regtest_CPPFLAGS = $(AM_CPPFLAGS) $(KMOD_TESTS_CPPFLAGS)
 tests_kmod_regtest_LDADD = -lm
 
 # A lock-holding client for the daemon end to end in the guest.
 check_PROGRAMS += tests/kmod/lockhold
 tests_kmod_lockhold_SOURCES = tests/kmod/lockhold.c tests/daemon/tc.c \
 	tests/daemon/tc.h
-tests_kmod_lockhold_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) \
-	-I$(top_srcdir)/tests/daemon
+tests_kmod_lockhold_CPPFLAGS = $(AM_CPPFLAGS) $(KMOD_TESTS_CPPFLAGS)
+tests_kmod_lockhold_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_kmod_lockhold_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)

@@ -2,6 +2,10 @@
 # the core, TFS and RTA, the per-period decision, the statistics of
 # profiling (K-S, EVT, clustering) and GPU spatial partitioning
 # ([PredGPU] chapter 3, doc/partition.md).
+# It sees only itself (and AM_CPPFLAGS: include/, lib/); so do its tests,
+# fuzzers and benchmark.
+MODEL_CPPFLAGS = -I$(top_srcdir)/model
+MODEL_TESTS_CPPFLAGS = $(MODEL_CPPFLAGS)
 noinst_LTLIBRARIES += model/libbwmodel.la
 model_libbwmodel_la_SOURCES = model/wcet.h model/budget.h model/progress.h \
 	model/profile.h model/wcet.c model/budget.c model/progress.c \
@@ -10,6 +14,7 @@ model_libbwmodel_la_SOURCES = model/wcet.h model/budget.h model/progress.h \
 	model/stats.c model/stats.h model/kstest.c model/kstest.h \
 	model/evt.c model/evt.h model/cluster.c model/cluster.h \
 	model/partition.c model/partition.h model/sat.h
+model_libbwmodel_la_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_CPPFLAGS)
 model_libbwmodel_la_LIBADD = $(LIBM)
 
 # Tests (C programs in tests/model and tests/profiling, plus the
@@ -22,21 +27,27 @@ TESTS += $(model_tests)
 model_test_ldadd = model/libbwmodel.la $(LIBM)
 tests_model_test_wcet_SOURCES = tests/model/test_wcet.c tests/model/tcheck.h \
 	tests/model/exhaustive.h
+tests_model_test_wcet_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_model_test_wcet_LDADD = $(model_test_ldadd)
 tests_model_test_budget_SOURCES = tests/model/test_budget.c tests/model/tcheck.h \
 	tests/model/exhaustive.h
+tests_model_test_budget_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_model_test_budget_LDADD = $(model_test_ldadd)
 tests_model_test_progress_SOURCES = tests/model/test_progress.c \
 	tests/model/tcheck.h
+tests_model_test_progress_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_model_test_progress_LDADD = $(model_test_ldadd)
 tests_model_test_profile_SOURCES = tests/model/test_profile.c \
 	tests/model/tcheck.h
+tests_model_test_profile_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_model_test_profile_LDADD = $(model_test_ldadd)
 tests_model_test_tfs_rta_SOURCES = tests/model/test_tfs_rta.c \
 	tests/model/tcheck.h
+tests_model_test_tfs_rta_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_model_test_tfs_rta_LDADD = $(model_test_ldadd)
 tests_model_test_partition_SOURCES = tests/model/test_partition.c \
 	tests/model/tcheck.h
+tests_model_test_partition_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_model_test_partition_LDADD = $(model_test_ldadd)
 TESTS += tests/model/bwanalyze.sh tests/model/partition.sh
 dist_check_SCRIPTS += tests/model/bwanalyze.sh tests/model/partition.sh
@@ -49,6 +60,7 @@ EXTRA_DIST += tests/model/data/example.bwk tests/model/data/interleaved.bwk \
 # the per-period decision (tests/sim: it is checked against the platform)
 check_PROGRAMS += tests/sim/test_decide
 tests_sim_test_decide_SOURCES = tests/sim/test_decide.c tests/sim/tap.h
+tests_sim_test_decide_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_sim_test_decide_LDADD = $(model_test_ldadd)
 TESTS += tests/sim/test_decide
 
@@ -59,12 +71,15 @@ check_PROGRAMS += $(prof_tests)
 TESTS += $(prof_tests)
 tests_profiling_test_kstest_SOURCES = tests/profiling/test_kstest.c \
 	tests/profiling/pcheck.h
+tests_profiling_test_kstest_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_profiling_test_kstest_LDADD = $(model_test_ldadd)
 tests_profiling_test_evt_SOURCES = tests/profiling/test_evt.c \
 	tests/profiling/pcheck.h
+tests_profiling_test_evt_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_profiling_test_evt_LDADD = $(model_test_ldadd)
 tests_profiling_test_cluster_SOURCES = tests/profiling/test_cluster.c \
 	tests/profiling/pcheck.h
+tests_profiling_test_cluster_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 tests_profiling_test_cluster_LDADD = $(model_test_ldadd)
 
 # Fuzz target for the .bwk parser (pattern of fuzz/local.mk).
@@ -74,6 +89,7 @@ check_PROGRAMS += fuzz/fuzz_profile
 # coverage instrumentation (FUZZ_CFLAGS) reaches the parser itself
 fuzz_fuzz_profile_SOURCES = fuzz/fuzz_profile.c model/profile.c \
 	model/wcet.c model/progress.c model/budget.c model/tok.c
+fuzz_fuzz_profile_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 fuzz_fuzz_profile_LDADD = lib/libbwutil.la $(LIBM)
 if ENABLE_FUZZING
 fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
@@ -97,6 +113,7 @@ check_PROGRAMS += fuzz/fuzz_partition
 # the model is compiled into the target so libFuzzer instruments it
 fuzz_fuzz_partition_SOURCES = fuzz/fuzz_partition.c model/partition.c \
 	model/partition.h model/sat.h
+fuzz_fuzz_partition_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 fuzz_fuzz_partition_LDADD = lib/libbwutil.la $(LIBM)
 if ENABLE_FUZZING
 fuzz_fuzz_partition_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
@@ -116,6 +133,7 @@ BENCH_PROGS += bench/bench_model
 EXTRA_PROGRAMS += bench/bench_model
 CLEANFILES += bench/bench_model
 bench_bench_model_SOURCES = bench/bench_model.c
+bench_bench_model_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 bench_bench_model_LDADD = model/libbwmodel.la $(LIBM)
 
 dist_doc_DATA += doc/profile.md doc/analysis.md doc/partition.md

@@ -1,9 +1,15 @@
 # proto: the wire format shared by the daemon, libbwclient and bwctl.
+# It sees only itself (and AM_CPPFLAGS: include/, lib/).
+PROTO_CPPFLAGS = -I$(top_srcdir)/proto
+# its tests and fuzzer: the validators they check are the daemon's
+# (daemon/validate.c is compiled into them)
+PROTO_TESTS_CPPFLAGS = $(PROTO_CPPFLAGS) -I$(top_srcdir)/daemon
 noinst_LTLIBRARIES += proto/libbwproto.la
 proto_libbwproto_la_SOURCES = proto/bwproto.h proto/msg.c proto/msg.h \
 	proto/mpdec.c proto/mpdec.h \
 	include/bwsched/bwshm.h \
 	proto/wire.c proto/wire.h
+proto_libbwproto_la_CPPFLAGS = $(AM_CPPFLAGS) $(PROTO_CPPFLAGS)
 proto_libbwproto_la_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 proto_libbwproto_la_LIBADD = $(MSGPACK_LIBS)
 
@@ -12,6 +18,7 @@ check_PROGRAMS += tests/daemon/test_proto
 TESTS += tests/daemon/test_proto
 tests_daemon_test_proto_SOURCES = tests/daemon/test_proto.c \
 	tests/daemon/jmp.c tests/daemon/jmp.h daemon/validate.c daemon/validate.h
+tests_daemon_test_proto_CPPFLAGS = $(AM_CPPFLAGS) $(PROTO_TESTS_CPPFLAGS)
 tests_daemon_test_proto_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_daemon_test_proto_LDADD = proto/libbwproto.la $(MSGPACK_LIBS)
 
@@ -20,7 +27,7 @@ check_PROGRAMS += tests/daemon/test_mpdec
 TESTS += tests/daemon/test_mpdec
 tests_daemon_test_mpdec_SOURCES = tests/daemon/test_mpdec.c \
 	fuzz/mpdiff.c fuzz/mpdiff.h
-tests_daemon_test_mpdec_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fuzz
+tests_daemon_test_mpdec_CPPFLAGS = $(AM_CPPFLAGS) $(PROTO_CPPFLAGS) -I$(top_srcdir)/fuzz
 tests_daemon_test_mpdec_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
 tests_daemon_test_mpdec_LDADD = proto/libbwproto.la $(MSGPACK_LIBS) -lm
 
@@ -30,6 +37,7 @@ FUZZ_PROGS += fuzz/fuzz_msg
 check_PROGRAMS += fuzz/fuzz_msg
 fuzz_fuzz_msg_SOURCES = fuzz/fuzz_msg.c daemon/validate.c daemon/validate.h \
 	fuzz/mpdiff.c fuzz/mpdiff.h
+fuzz_fuzz_msg_CPPFLAGS = $(AM_CPPFLAGS) $(PROTO_TESTS_CPPFLAGS)
 fuzz_fuzz_msg_LDADD = proto/libbwproto.la lib/libbwutil.la $(MSGPACK_LIBS)
 if ENABLE_FUZZING
 fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(FUZZ_CFLAGS)
