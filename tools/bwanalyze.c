@@ -11,6 +11,9 @@
 
 #include "bwanalyze.h"
 
+static void an_vmsg(const char *, const char *, va_list)
+    __attribute__((format(printf, 2, 0)));
+
 static void
 an_vmsg(const char *cmd, const char *fmt, va_list ap)
 {
