@@ -3,17 +3,12 @@
 #
 #   FUZZ_PROGS += fuzz/fuzz_msg
 #   check_PROGRAMS += fuzz/fuzz_msg
-#   fuzz_fuzz_msg_SOURCES = fuzz/fuzz_msg.c
+#   fuzz_fuzz_msg_SOURCES = fuzz/fuzz_msg.c $(FUZZ_DRIVER)
 #   fuzz_fuzz_msg_LDADD = proto/libbwproto.la lib/libbwutil.la $(MSGPACK_LIBS)
-#   if ENABLE_FUZZING
-#   fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
-#   fuzz_fuzz_msg_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
-#   else
-#   fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS)
-#   fuzz_fuzz_msg_LDFLAGS = $(AM_LDFLAGS)
-#   fuzz_fuzz_msg_SOURCES += fuzz/driver.c fuzz/driver.h
-#   TESTS += fuzz/fuzz_msg
-#   endif
+#   fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(FUZZ_COMPILE)
+#   fuzz_fuzz_msg_LDFLAGS = $(FUZZ_LINK)
 #
+# (Makefile.am defines the FUZZ_ variables: libFuzzer with
+# --enable-fuzzing, else the driver, and the target runs as a test)
 # with seed inputs in fuzz/corpus/fuzz_msg/ (add them to EXTRA_DIST).
 EXTRA_DIST += fuzz/driver.c fuzz/driver.h

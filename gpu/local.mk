@@ -67,13 +67,7 @@ fuzz_fuzz_ptx_SOURCES = fuzz/fuzz_ptx.c gpu/ptx.c gpu/wexec.c gpu/gtrace.c \
 	gpu/l1.c gpu/order.c gpu/est.c gpu/sm.c gpu/wsched.c
 fuzz_fuzz_ptx_CPPFLAGS = $(AM_CPPFLAGS) $(GPU_TESTS_CPPFLAGS)
 fuzz_fuzz_ptx_LDADD = lib/libbwutil.la $(LIBM)
-if ENABLE_FUZZING
-fuzz_fuzz_ptx_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
-fuzz_fuzz_ptx_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
-else
-fuzz_fuzz_ptx_CFLAGS = $(AM_CFLAGS)
-fuzz_fuzz_ptx_LDFLAGS = $(AM_LDFLAGS)
-fuzz_fuzz_ptx_SOURCES += fuzz/driver.c fuzz/driver.h
-TESTS += fuzz/fuzz_ptx
-endif
+fuzz_fuzz_ptx_SOURCES += $(FUZZ_DRIVER)
+fuzz_fuzz_ptx_CFLAGS = $(AM_CFLAGS) $(FUZZ_COMPILE)
+fuzz_fuzz_ptx_LDFLAGS = $(FUZZ_LINK)
 EXTRA_DIST += fuzz/corpus/fuzz_ptx

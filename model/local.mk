@@ -91,17 +91,9 @@ fuzz_fuzz_profile_SOURCES = fuzz/fuzz_profile.c model/profile.c \
 	model/wcet.c model/progress.c model/budget.c model/tok.c
 fuzz_fuzz_profile_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 fuzz_fuzz_profile_LDADD = lib/libbwutil.la $(LIBM)
-if ENABLE_FUZZING
-fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
-fuzz_fuzz_profile_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
-else
-# set in both branches: a conditional definition alone would replace
-# AM_LDFLAGS (and the sanitizer flags) with nothing here
-fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS)
-fuzz_fuzz_profile_LDFLAGS = $(AM_LDFLAGS)
-fuzz_fuzz_profile_SOURCES += fuzz/driver.c fuzz/driver.h
-TESTS += fuzz/fuzz_profile
-endif
+fuzz_fuzz_profile_SOURCES += $(FUZZ_DRIVER)
+fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_COMPILE)
+fuzz_fuzz_profile_LDFLAGS = $(FUZZ_LINK)
 EXTRA_DIST += fuzz/corpus/fuzz_profile/example.bwk \
 	fuzz/corpus/fuzz_profile/interleaved.bwk \
 	fuzz/corpus/fuzz_profile/minimal.bwk fuzz/corpus/fuzz_profile/bad.bwk \
@@ -115,15 +107,9 @@ fuzz_fuzz_partition_SOURCES = fuzz/fuzz_partition.c model/partition.c \
 	model/partition.h model/sat.h
 fuzz_fuzz_partition_CPPFLAGS = $(AM_CPPFLAGS) $(MODEL_TESTS_CPPFLAGS)
 fuzz_fuzz_partition_LDADD = lib/libbwutil.la $(LIBM)
-if ENABLE_FUZZING
-fuzz_fuzz_partition_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
-fuzz_fuzz_partition_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
-else
-fuzz_fuzz_partition_CFLAGS = $(AM_CFLAGS)
-fuzz_fuzz_partition_LDFLAGS = $(AM_LDFLAGS)
-fuzz_fuzz_partition_SOURCES += fuzz/driver.c fuzz/driver.h
-TESTS += fuzz/fuzz_partition
-endif
+fuzz_fuzz_partition_SOURCES += $(FUZZ_DRIVER)
+fuzz_fuzz_partition_CFLAGS = $(AM_CFLAGS) $(FUZZ_COMPILE)
+fuzz_fuzz_partition_LDFLAGS = $(FUZZ_LINK)
 EXTRA_DIST += fuzz/corpus/fuzz_partition/example.csv \
 	fuzz/corpus/fuzz_partition/columns.csv \
 	fuzz/corpus/fuzz_partition/bad.csv

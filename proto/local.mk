@@ -39,12 +39,7 @@ fuzz_fuzz_msg_SOURCES = fuzz/fuzz_msg.c daemon/validate.c daemon/validate.h \
 	fuzz/mpdiff.c fuzz/mpdiff.h
 fuzz_fuzz_msg_CPPFLAGS = $(AM_CPPFLAGS) $(PROTO_TESTS_CPPFLAGS)
 fuzz_fuzz_msg_LDADD = proto/libbwproto.la lib/libbwutil.la $(MSGPACK_LIBS)
-if ENABLE_FUZZING
-fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(FUZZ_CFLAGS)
-fuzz_fuzz_msg_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
-else
-fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS)
-fuzz_fuzz_msg_SOURCES += fuzz/driver.c fuzz/driver.h
-TESTS += fuzz/fuzz_msg
-endif
+fuzz_fuzz_msg_SOURCES += $(FUZZ_DRIVER)
+fuzz_fuzz_msg_CFLAGS = $(AM_CFLAGS) $(MSGPACK_CFLAGS) $(FUZZ_COMPILE)
+fuzz_fuzz_msg_LDFLAGS = $(FUZZ_LINK)
 EXTRA_DIST += fuzz/corpus/fuzz_msg

@@ -63,15 +63,9 @@ fuzz_fuzz_trace_SOURCES = fuzz/fuzz_trace.c tools/trace.c tools/trace.h
 fuzz_fuzz_trace_CPPFLAGS = $(AM_CPPFLAGS) $(TOOLS_TESTS_CPPFLAGS)
 # tools/trace.c is compiled into the target, so libFuzzer instruments it
 fuzz_fuzz_trace_LDADD = lib/libbwutil.la $(LIBM)
-if ENABLE_FUZZING
-fuzz_fuzz_trace_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
-fuzz_fuzz_trace_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_CFLAGS)
-else
-fuzz_fuzz_trace_CFLAGS = $(AM_CFLAGS)
-fuzz_fuzz_trace_LDFLAGS = $(AM_LDFLAGS)
-fuzz_fuzz_trace_SOURCES += fuzz/driver.c fuzz/driver.h
-TESTS += fuzz/fuzz_trace
-endif
+fuzz_fuzz_trace_SOURCES += $(FUZZ_DRIVER)
+fuzz_fuzz_trace_CFLAGS = $(AM_CFLAGS) $(FUZZ_COMPILE)
+fuzz_fuzz_trace_LDFLAGS = $(FUZZ_LINK)
 EXTRA_DIST += fuzz/corpus/fuzz_trace/small.csv \
 	fuzz/corpus/fuzz_trace/small.bin fuzz/corpus/fuzz_trace/bad.csv
 
