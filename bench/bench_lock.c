@@ -9,6 +9,10 @@
  *    regulator enforces the task's static budget (the lock slot's kick,
  *    bwclient.h), so its duration is the latency from the lock to the
  *    best-effort cores being held to it: p50/p99/max;
+ *  - page lock seen: from bwc_lock() on an idle task to the daemon
+ *    setting the holders' static budget through its event loop (the sim
+ *    state page's `locked`): the page poll's latency, which also decides
+ *    whether the period after a lock can run on a plan;
  *  - for scale, the pair over the socket (BWC_NO_SHM).
  *
  * usage: bench_lock [-o FILE] [-n PAIRS] [-e EDGES] [BWSCHED]
@@ -20,10 +24,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "bwsched/bwclient.h"
+#include "bwsched/bwsimstate.h"
 #include "bdaemon.h"
 
 #define RUNS	200
@@ -93,6 +99,64 @@ edges(bwc_t *h, double *v, long n)
 	return li.kind == BWC_LOCK_NONE || li.unconfirmed > 0 ? -1 : 0;
 }
 
+/* The sim regulator's state page beside the socket, or NULL. */
+static const struct bwsim_state *
+sim_state(const char *sock)
+{
+	char	path[512];
+	void	*m;
+	int	fd;
+
+	snprintf(path, sizeof(path), "%s%s", sock, BWSIM_STATE_SUFFIX);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	m = mmap(NULL, sizeof(struct bwsim_state), PROT_READ, MAP_SHARED,
+	    fd, 0);
+	close(fd);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/*
+ * Wait until the daemon's static lock is `want`; false after 50 ms.  It
+ * sleeps 5 us between looks: a spinning thread would take the CPU from
+ * the daemon's loop it is waiting for.
+ */
+static int
+wait_locked(const struct bwsim_state *st, uint32_t want)
+{
+	double	t0 = bd_now();
+
+	while (__atomic_load_n(&st->locked, __ATOMIC_ACQUIRE) != want) {
+		if (bd_now() - t0 > 0.05)
+			return 0;
+		usleep(5);
+	}
+	return 1;
+}
+
+/*
+ * Page lock seen, n times at random phases of the period: bwc_lock() to
+ * the daemon's loop setting the static budget.  Sorted (ns) in v.
+ */
+static int
+seen(bwc_t *h, const struct bwsim_state *st, double *v, long n)
+{
+	double	t0;
+	long	i;
+
+	for (i = 0; i < n; i++) {
+		usleep(300 + (useconds_t)(random() % 1000));
+		t0 = bd_now();
+		if (bwc_lock(h) < 0 || !wait_locked(st, 1))
+			return -1;
+		v[i] = (bd_now() - t0) * 1e9;
+		if (bwc_unlock(h) < 0 || !wait_locked(st, 0))
+			return -1;
+	}
+	qsort(v, (size_t)n, sizeof(*v), cmp_d);
+	return 0;
+}
+
 static bwc_t *
 task(const char *sock, int flags)
 {
@@ -113,8 +177,10 @@ main(int argc, char **argv)
 	struct bdaemon	 d;
 	const char	*outpath = NULL;
 	long		 n = 20000000, ne = 2000, i;
-	double		 bare, shm, sock, best, *ev;
-	int		 erc;
+	double		 bare, shm, sock, best, *ev, *sv;
+	const struct bwsim_state *st;
+	int		 erc, src = -1;
+	long		 ns;
 	uint64_t	*page;
 	FILE		*out = NULL;
 	bwc_t		*h;
@@ -141,7 +207,9 @@ main(int argc, char **argv)
 		n = 1000;
 	if (ne < 100)
 		ne = 100;
-	if ((ev = calloc((size_t)ne, sizeof(*ev))) == NULL)
+	ns = ne / 4;
+	if ((ev = calloc((size_t)ne, sizeof(*ev))) == NULL ||
+	    (sv = calloc((size_t)ns, sizeof(*sv))) == NULL)
 		return 1;
 	if (bd_setup(&d, "bench_lock", outpath, optind < argc ? argv[optind] :
 	    NULL, &out) < 0)
@@ -155,6 +223,8 @@ main(int argc, char **argv)
 		return 1;
 	}
 	erc = edges(h, ev, ne);
+	if ((st = sim_state(d.sock)) != NULL)
+		src = seen(h, st, sv, ns);
 	/*
 	 * Best of RUNS short runs each: the machine is shared, and a run in
 	 * which this thread was preempted measures the other tenants.  The
@@ -191,6 +261,15 @@ main(int argc, char **argv)
 	else
 		bd_out(out, "lock to enforced: not measured (no lock slot, or "
 		    "a kick was not confirmed)\n");
+	if (src == 0)
+		bd_out(out, "page lock seen: p50 %.1f us, p99 %.1f us, max "
+		    "%.1f us  (%ld idle -> held edges at random phases, "
+		    "bwc_lock to the daemon's static budget)\n",
+		    sv[ns / 2] / 1e3, sv[(ns * 99) / 100] / 1e3,
+		    sv[ns - 1] / 1e3, ns);
+	else
+		bd_out(out, "page lock seen: not measured (no sim state page, "
+		    "or the daemon did not answer within 50 ms)\n");
 	bd_out(out, "  bwc_lock+bwc_unlock, socket path  %8.1f ns  "
 	    "(BWC_NO_SHM, 2 round trips)\n", sock);
 	bd_out(out, "target (pair <= 100 ns) %s\n", shm <= 100 ? "met" :
@@ -198,5 +277,6 @@ main(int argc, char **argv)
 	if (out != NULL)
 		fclose(out);
 	free(ev);
+	free(sv);
 	return erc == 0 ? 0 : 1;
 }

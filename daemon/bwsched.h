@@ -61,7 +61,9 @@ struct bwsched {
 	struct bwsched_requests		requests;
 
 	ev_signal			sig_int, sig_term, sig_hup;
-	ev_timer			tick, watchdog, status_w;
+	ev_io				tick;	/* the page poll (tick_fd) */
+	int				tick_fd; /* timerfd, -1 */
+	ev_timer			watchdog, status_w;
 	ev_async			ceil_async;	/* ceiling results */
 	ev_timer			metrics_w;	/* metrics_dir file */
 	uint64_t			clients_refused; /* max_clients */

@@ -112,6 +112,7 @@ main(int argc, char **argv)
 	d.config_optional = true;
 	d.listen_fd = -1;
 	d.sock_lock_fd = -1;
+	d.tick_fd = -1;
 	d.socket_override = getenv(BWP_SOCKET_ENV);
 	if (d.socket_override != NULL && d.socket_override[0] == '\0')
 		d.socket_override = NULL;	/* unset, as bwctl reads it */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <msgpack.h>
@@ -29,7 +30,7 @@
 
 /* Page poll: a lock taken through the task page gets the static budget
  * within this; the period engine also polls after every period. */
-#define TICK_S		0.0002
+#define TICK_NS		200000L
 
 /* Keys that need a restart keep their running values on reload. */
 static void
@@ -352,16 +353,39 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
+/*
+ * The page poll runs on a timerfd, not an ev_timer: libev sleeps in
+ * epoll_wait(), whose timeout is in milliseconds, so a 200 us ev_timer
+ * fired about every 1.1 ms and a lock taken through the task page
+ * waited that long to be seen (and the period after it ran on the
+ * static budget).  A timerfd wakes the loop at the interval asked.
+ */
 static void
-tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
+tick_arm(struct bwsched *d, bool on)
+{
+	struct itimerspec	its;
+
+	memset(&its, 0, sizeof(its));
+	if (on)
+		its.it_value.tv_nsec = its.it_interval.tv_nsec = TICK_NS;
+	if (timerfd_settime(d->tick_fd, 0, &its, NULL) < 0)
+		log_msg(LOG_L_ERR, "page poll timer: %s", strerror(errno));
+}
+
+static void
+tick_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct bwsched	*d = w->data;
+	uint64_t	n;
 
+	(void)!read(d->tick_fd, &n, sizeof(n));
 	/* the period engine bumps the heartbeat every period */
 	tasks_update(d->tasks);
 	tasks_count_launches(d->tasks);
-	if (tasks_count(d->tasks) == 0 && tasks_buried(d->tasks) == 0)
-		ev_timer_stop(loop, w);
+	if (tasks_count(d->tasks) == 0 && tasks_buried(d->tasks) == 0) {
+		tick_arm(d, false);
+		ev_io_stop(loop, w);
+	}
 }
 
 /*
@@ -376,8 +400,8 @@ service_poll_tasks(struct bwsched *d)
 	engine_kick(d->engine);
 	if (ev_is_active(&d->tick))
 		return;
-	ev_timer_set(&d->tick, TICK_S, TICK_S);
-	ev_timer_start(d->loop, &d->tick);
+	tick_arm(d, true);
+	ev_io_start(d->loop, &d->tick);
 }
 
 static void
@@ -450,7 +474,7 @@ start_watchers(struct bwsched *d)
 		s[i]->data = d;
 		ev_signal_start(d->loop, s[i]);
 	}
-	ev_timer_init(&d->tick, tick_cb, TICK_S, TICK_S);
+	ev_io_init(&d->tick, tick_cb, d->tick_fd, EV_READ);
 	d->tick.data = d;	/* started by the first task.register */
 	ev_timer_init(&d->metrics_w, metrics_cb, 0, 1);
 	d->metrics_w.data = d;
@@ -482,8 +506,13 @@ service_start(struct bwsched *d, bool fg)
 	d->loop = ev_default_loop(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
 	d->rbuf = malloc(BWP_RECV_BUF);
 	d->zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
-	if (d->loop == NULL || d->rbuf == NULL || d->zone == NULL) {
-		log_msg(LOG_L_ERR, "cannot set up the event loop");
+	d->tick_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK |
+	    TFD_CLOEXEC);
+	if (d->loop == NULL || d->rbuf == NULL || d->zone == NULL ||
+	    d->tick_fd < 0) {
+		log_msg(LOG_L_ERR, "cannot set up the event loop%s%s",
+		    d->tick_fd < 0 ? ": timerfd: " : "",
+		    d->tick_fd < 0 ? strerror(errno) : "");
 		return -1;
 	}
 	/* the socket first: its directory also holds the sim's state */
@@ -553,6 +582,9 @@ service_stop(struct bwsched *d)
 	tasks_free(d->tasks);
 	if (d->reg != NULL)
 		d->reg_ops->close(d->reg);
+	if (d->tick_fd >= 0)
+		close(d->tick_fd);
+	d->tick_fd = -1;
 	free(d->rbuf);
 	if (d->zone != NULL)
 		msgpack_zone_free(d->zone);
