@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,19 @@
 #include "tc.h"
 
 int	tc_failures;
+
+void
+tc_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "FAIL %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	tc_failures++;
+}
 static uint64_t	next_id = 1;
 static uint8_t	rbuf[BWP_RECV_BUF];
 

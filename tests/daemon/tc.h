@@ -13,13 +13,14 @@
 
 extern int	tc_failures;
 
+/* A check that does not hold: FAIL file:line and the message, counted
+ * in tc_failures (the unit tests' CHECKM of tests/check.h, for clients) */
+void	tc_fail(const char *file, int line, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
 #define TC_CHECK(cond, ...) do {					\
-	if (!(cond)) {							\
-		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);	\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-		tc_failures++;						\
-	}								\
+	if (!(cond))							\
+		tc_fail(__FILE__, __LINE__, __VA_ARGS__);		\
 } while (0)
 
 int	tc_connect(const char *path);
