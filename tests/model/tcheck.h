@@ -11,15 +11,6 @@
 
 #include "../check.h"
 
-#define CHECK_NEAR(a, b, eps) do {					\
-	double	tc_a = (a), tc_b = (b);					\
-	if (!(fabs(tc_a - tc_b) <= (eps))) {				\
-		fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g\n",	\
-		    __FILE__, __LINE__, #a, tc_a, tc_b);		\
-		failures++;						\
-	}								\
-} while (0)
-
 #define CHECK_U64(a, b) do {						\
 	unsigned long long tc_a = (a), tc_b = (b);			\
 	if (tc_a != tc_b) {						\

@@ -10,16 +10,6 @@
 
 #include "../check.h"
 
-/* |got - want| <= tol (absolute). */
-#define CHECK_NEAR(got, want, tol) do {					\
-	double g_ = (got), w_ = (want);					\
-	if (!(fabs(g_ - w_) <= (tol))) {				\
-		fprintf(stderr, "%s:%d: %s = %.17g, want %.17g +- %g\n",\
-		    __FILE__, __LINE__, #got, g_, w_, (double)(tol));	\
-		failures++;						\
-	}								\
-} while (0)
-
 /* splitmix64: a uniform draw in (0, 1), the same on every platform. */
 static inline double
 punif(uint64_t *state)
@@ -31,11 +21,5 @@ punif(uint64_t *state)
 	z ^= z >> 31;
 	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
 }
-
-#define CHECK_DONE() do {						\
-	if (failures)						\
-		fprintf(stderr, "%d checks failed\n", failures);	\
-	return failures ? 1 : 0;					\
-} while (0)
 
 #endif /* PCHECK_H */

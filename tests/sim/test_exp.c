@@ -182,7 +182,7 @@ test_histo(struct profile *p)
 		free(buf);
 	} else {
 		fprintf(stderr, "%s: cannot read\n", path);
-		tap_failed++;
+		failures++;
 	}
 	free(f);
 }
