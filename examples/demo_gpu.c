@@ -80,8 +80,8 @@ struct demo {
 	struct bwc_kernel_info info;
 	const struct bwsim_state *sm;	/* the daemon's state page */
 	struct bwsim_state st;		/* last copy */
-	struct gslot	*gs;
-	uint64_t	rng;
+	struct gslot	*gs;		/* the committed run's slots */
+	struct gslot	*spec;		/* scratch for the speculative run */
 	FILE		*csv;
 	/* results */
 	unsigned long	n, over, nospace;
@@ -117,15 +117,22 @@ sleep_until(uint64_t t)
 		;
 }
 
+/*
+ * A block's jitter draw in [0,1): a hash of the seed, the launch and the
+ * block, not a running sequence, so the speculative run below draws the
+ * same times as the committed one whatever order the blocks start in.
+ */
 static double
-rnd(struct demo *d)
+block_rnd(const struct demo *d, uint64_t launch, uint32_t block)
 {
-	/* xorshift64*: the jitter only needs to be repeatable */
-	d->rng ^= d->rng >> 12;
-	d->rng ^= d->rng << 25;
-	d->rng ^= d->rng >> 27;
-	return (double)((d->rng * 2685821657736338717ull) >> 11) /
-	    9007199254740992.0;
+	uint64_t	z = d->o.seed ^ (launch << 32) ^ block;
+
+	/* splitmix64's finaliser */
+	z += 0x9E3779B97F4A7C15ull;
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	z ^= z >> 31;
+	return (double)(z >> 11) / 9007199254740992.0;
 }
 
 /* The daemon's state, waiting out a preempted writer (up to 1 s). */
@@ -169,7 +176,8 @@ load_profile(struct demo *d)
 		return -1;
 	}
 	d->gs = calloc(d->p->concurrency, sizeof(*d->gs));
-	return d->gs != NULL ? 0 : -1;
+	d->spec = calloc(d->p->concurrency, sizeof(*d->spec));
+	return d->gs != NULL && d->spec != NULL ? 0 : -1;
 }
 
 static int
@@ -227,10 +235,19 @@ connect_daemon(struct demo *d)
 	return 0;
 }
 
+/* Launches made so far, whatever became of them. */
+static uint64_t
+launches(const struct demo *d)
+{
+	return d->n + d->nospace + d->abandoned;
+}
+
 /* ---- emulated kernel ---------------------------------------------- */
 
 struct run {
+	struct gslot	*gs;		/* its block slots */
 	uint64_t	*bitmap;
+	uint64_t	launch;		/* number, for the jitter draws */
 	uint32_t	next;		/* next block to start */
 	unsigned int	iv;		/* interval of `next` */
 	uint32_t	done;
@@ -245,7 +262,8 @@ static void
 start_block(struct demo *d, struct run *r, struct gslot *g)
 {
 	const struct profile	*p = d->p;
-	double			f = 1 - JITTER * rnd(d);
+	double			f = 1 - JITTER * block_rnd(d, r->launch,
+				    r->next);
 	unsigned int		c;
 
 	if (r->next >= p->blocks) {
@@ -281,6 +299,7 @@ finish_block(struct demo *d, struct run *r, struct gslot *g)
 static void
 advance(struct demo *d, struct run *r, double s, double us)
 {
+	struct gslot	*gs = r->gs;
 	double		u = (us - r->U) / (s - r->t), tau, rate, best;
 	unsigned int	i, bi;
 
@@ -289,26 +308,82 @@ advance(struct demo *d, struct run *r, double s, double us)
 		best = s - r->t;
 		bi = d->p->concurrency;
 		for (i = 0; i < d->p->concurrency; i++) {
-			if (!d->gs[i].busy)
+			if (!gs[i].busy)
 				continue;
-			rate = (1 - u) / d->gs[i].e0 + u / d->gs[i].e1;
-			tau = d->gs[i].work / rate;
+			rate = (1 - u) / gs[i].e0 + u / gs[i].e1;
+			tau = gs[i].work / rate;
 			if (tau <= best) {
 				best = tau;
 				bi = i;
 			}
 		}
 		for (i = 0; i < d->p->concurrency; i++)
-			if (d->gs[i].busy)
-				d->gs[i].work -= best * ((1 - u) /
-				    d->gs[i].e0 + u / d->gs[i].e1);
+			if (gs[i].busy)
+				gs[i].work -= best * ((1 - u) / gs[i].e0 +
+				    u / gs[i].e1);
 		r->U += u * best;
 		r->t += best;
 		if (bi < d->p->concurrency)
-			finish_block(d, r, &d->gs[bi]);
+			finish_block(d, r, &gs[bi]);
 	}
 	r->t = s;
 	r->U = us;
+}
+
+/*
+ * Advance the committed run to the state's time through the history,
+ * one sample interval at a time: a single step over the whole publish
+ * interval would average the traffic of a period's start (cores
+ * running) over its throttled rest, and misplace the blocks' ends.
+ */
+static void
+catch_up(struct demo *d, struct run *r)
+{
+	double	to = (double)d->st.now_ns, s, us;
+
+	while (r->t < to && r->done < d->p->blocks) {
+		s = r->t + BWSIM_HISTORY_STEP_NS;
+		if (s >= to || bwsim_history_at(d->sm, s, &us) < 0) {
+			s = to;
+			us = d->st.traffic_ns;
+		}
+		advance(d, r, s, us);
+	}
+}
+
+/*
+ * The speculative run: the blocks that have certainly ended by wall
+ * time t set their bits now, as a GPU's blocks do, instead of at the
+ * next state the daemon publishes (every 200 us: that lag is slack the
+ * budget cannot see, and it cost a sixth of SMOOTH's gain).  From the
+ * state's time to t the BE traffic is bounded at every instant: while
+ * the lock is held a throttled core stays throttled to the period's end
+ * (bwsimstate.h) and any other core adds at most its share 1/n of u;
+ * past the boundary every core may run.  A block's speed falls as u
+ * rises, so under this pointwise bound every block is at most as far as
+ * in the model, and a block done here is done there.  The committed run
+ * sets the same bits again when it catches up.
+ */
+static void
+speculate(struct demo *d, const struct run *r, double t)
+{
+	const struct bwsim_state *st = &d->st;
+	struct run	s = *r;
+	double		b = (double)st->next_boundary_ns, share = 0;
+	unsigned int	i, n = st->ncores;
+
+	if (t <= r->t || r->t < (double)st->now_ns || r->done >= d->p->blocks)
+		return;
+	for (i = 0; i < n && i < BWSIM_STATE_MAX_CORES; i++)
+		if (!st->locked || !st->core[i].throttled)
+			share += 1.0 / n;
+	memcpy(d->spec, r->gs, d->p->concurrency * sizeof(*d->spec));
+	s.gs = d->spec;
+	if (b > s.t)
+		advance(d, &s, t < b ? t : b, s.U + share *
+		    ((t < b ? t : b) - s.t));
+	if (t > s.t)
+		advance(d, &s, t, s.U + (t - s.t));
 }
 
 /*
@@ -324,7 +399,9 @@ emulate(struct demo *d, uint64_t *bitmap, uint64_t L, double *finish,
 	uint64_t	give_up = L + 20 * d->info.wcet_ns + 1000000000;
 
 	memset(&r, 0, sizeof(r));
+	r.gs = d->gs;
 	r.bitmap = bitmap;
+	r.launch = launches(d);
 	r.t = (double)L;
 	for (i = 0; i < d->p->concurrency; i++)
 		start_block(d, &r, &d->gs[i]);
@@ -342,8 +419,8 @@ emulate(struct demo *d, uint64_t *bitmap, uint64_t L, double *finish,
 		if (read_state(d) < 0)
 			return -1;
 		if ((double)d->st.now_ns > r.t)
-			advance(d, &r, (double)d->st.now_ns,
-			    d->st.traffic_ns);
+			catch_up(d, &r);
+		speculate(d, &r, (double)now_ns());
 	}
 	*finish = r.finish;
 	/* the integral counts BWmax per period at u = 1 */
@@ -522,9 +599,16 @@ run(struct demo *d)
 	uint64_t	next = now_ns(), end;
 
 	end = next + (uint64_t)(d->o.seconds * 1e9);
-	while (!stop && (d->o.launches ? d->n + d->nospace + d->abandoned < d->o.launches :
+	while (!stop && (d->o.launches ? launches(d) < d->o.launches :
 	    now_ns() < end)) {
-		sleep_until(next);
+		/*
+		 * At a random phase of the regulation period, as bwsim's
+		 * launches: an interval that is a multiple of the period
+		 * would otherwise put every launch at one phase, and the
+		 * run's result would depend on which one it drew.
+		 */
+		sleep_until(next + (uint64_t)(block_rnd(d, launches(d),
+		    UINT32_MAX) * (double)d->st.period_ns));
 		next += d->o.interval_ns;
 		if (next < now_ns())
 			next = now_ns() + d->o.interval_ns;	/* overran */
@@ -542,7 +626,6 @@ main(int argc, char **argv)
 
 	if (parse(&d.o, argc, argv) < 0)
 		return 1;
-	d.rng = d.o.seed * 0x9E3779B97F4A7C15ull | 1;
 	/* the short steps mean little with the default 50 us timer slack */
 	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	signal(SIGINT, on_signal);
@@ -567,6 +650,7 @@ out:
 	if (d.h != NULL)
 		bwc_close(d.h);
 	free(d.gs);
+	free(d.spec);
 	free(d.p);
 	return rc;
 }

@@ -17,8 +17,14 @@
  * [a, b] a block with times e0 (alone) and e1 (full interference) does
  * (b - a)/e0 - (1/e0 - 1/e1) * (traffic_ns(b) - traffic_ns(a)) of its
  * work (rate (1-u)/e0 + u/e1: the platform model of doc/design.md section 5
- * under which the analytical bound holds).  A C99 header that compiles
- * as C++.
+ * under which the analytical bound holds).
+ *
+ * Ahead of now_ns: while `locked`, a core's budget only falls within a
+ * period, so a core throttled at now_ns stays throttled until
+ * next_boundary_ns, and any other core adds at most 1/ncores to u.  A
+ * client may bound the traffic it has not seen yet with that (the demo
+ * client sets the bits of blocks certainly done by the wall clock).
+ * A C99 header that compiles as C++.
  */
 #ifndef BWSCHED_BWSIMSTATE_H
 #define BWSCHED_BWSIMSTATE_H
