@@ -63,6 +63,8 @@ struct bwsched {
 	ev_signal			sig_int, sig_term, sig_hup;
 	ev_io				tick;	/* the page poll (tick_fd) */
 	int				tick_fd; /* timerfd, -1 */
+	ev_io				lock_edge; /* regulator: a lock taken */
+	uint64_t			lock_edges_seen; /* woke for */
 	ev_timer			watchdog, status_w;
 	ev_async			ceil_async;	/* ceiling results */
 	ev_timer			metrics_w;	/* metrics_dir file */

@@ -404,6 +404,7 @@ share_status(struct engine *e, struct bwp_writer *w,
 	bwp_w_kuint(w, "lock_enforce_max_ns", lk->kick_ns_max);
 	bwp_w_kuint(w, "lock_enforce_mean_ns", lk->kicks > 0 ?
 	    lk->kick_ns_sum / lk->kicks : 0);
+	bwp_w_kuint(w, "lock_edges_seen", e->d->lock_edges_seen);
 }
 
 /* ---- set-up ------------------------------------------------------- */

@@ -46,6 +46,7 @@ _Static_assert(REG_PLAN_MAX == BWREG_PLAN_MAX &&
 
 struct regulator {
 	int			 fd;
+	int			 edge_fd;	/* read-only, non-blocking; -1 */
 	struct bwreg_page	*pg;
 	unsigned int		 ncores;
 	int			 cores[REG_MAX_CORES];
@@ -307,6 +308,8 @@ static void reg_kmod_close(struct regulator *r)
 		munmap(r->pg, BWREG_MAP_SIZE);
 	if (r->fd >= 0)
 		close(r->fd);
+	if (r->edge_fd >= 0)
+		close(r->edge_fd);
 	pthread_mutex_destroy(&r->mu);
 	free(r);
 }
@@ -320,6 +323,42 @@ static void reg_kmod_mutex(pthread_mutex_t *mu)
 	(void)pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
 	pthread_mutex_init(mu, &a);
 	pthread_mutexattr_destroy(&a);
+}
+
+/*
+ * A descriptor for lock edges (uapi/bwreg.h): readable after a kick.
+ * A module without them fails read() with EINVAL, and its poll would
+ * always say readable, so it is not used then (nor a file that is not
+ * the device); -1: the page poll alone.
+ */
+static int reg_kmod_edge_open(const char *dev)
+{
+	uint64_t n;
+	int fd = open(dev, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	/* new, so caught up: EAGAIN, unless a kick came in between */
+	got = read(fd, &n, sizeof(n));
+	if (!(got == (ssize_t)sizeof(n) || (got < 0 && errno == EAGAIN))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int reg_kmod_lock_edge_fd(struct regulator *r)
+{
+	return r->edge_fd;
+}
+
+static int reg_kmod_lock_edges(struct regulator *r, uint64_t *edges)
+{
+	*edges = 0;
+	if (read(r->edge_fd, edges, sizeof(*edges)) < 0 && errno != EAGAIN)
+		return -errno;
+	return 0;
 }
 
 static int reg_kmod_open(struct regulator **rp, const struct reg_config *cfg,
@@ -344,6 +383,7 @@ static int reg_kmod_open(struct regulator **rp, const struct reg_config *cfg,
 	r->ncores = cfg->ncores;
 	memcpy(r->cores, cfg->cores, sizeof(r->cores));
 	r->period_ns = cfg->period_ns;
+	r->edge_fd = -1;
 	r->fd = open(dev, O_RDWR | O_CLOEXEC);
 	if (r->fd < 0) {
 		ret = -errno;
@@ -359,6 +399,7 @@ static int reg_kmod_open(struct regulator **rp, const struct reg_config *cfg,
 		reg_kmod_close(r);
 		return ret;
 	}
+	r->edge_fd = reg_kmod_edge_open(dev);
 	*rp = r;
 	return 0;
 }
@@ -581,4 +622,6 @@ const struct regulator_ops reg_kmod_ops = {
 	.lock_static	= reg_kmod_lock_static,
 	.lock_close	= reg_kmod_lock_close,
 	.locks		= reg_kmod_locks,
+	.lock_edge_fd	= reg_kmod_lock_edge_fd,
+	.lock_edges	= reg_kmod_lock_edges,
 };

@@ -19,7 +19,9 @@
  * launches into the page; a kick is one datagram carrying the
  * application's CLOCK_MONOTONIC time (8 bytes), answered with one byte
  * once the simulated cores enforce the slot.  The tick thread polls the
- * kick sockets, so no engine or event-loop wake-up is in that path.
+ * kick sockets, so no engine or event-loop wake-up is in that path; it
+ * tells the event loop afterwards (lock_edge_fd), which then reads the
+ * task pages at once.
  *
  * The state is published in a read-only file (bwsimstate.h) at
  * cfg->state_path when that is set (the daemon passes SOCKET.sim).
@@ -93,6 +95,8 @@ struct regulator {
 	pthread_t		thr;
 	int			wakefd;		/* eventfd: lock taken, slots
 						 * changed, or stop */
+	int			edgefd;		/* eventfd: a kick answered,
+						 * for the event loop */
 	bool			thr_on;
 	int			stop;		/* atomic */
 	struct sim_slot_files	slot[REG_MAX_LOCKS];
@@ -350,9 +354,9 @@ model_init(struct regulator *r, char *err, size_t errlen)
  * Answer the kicks waiting on slot i's socket: the model is at now and
  * the held slots are enforced; each kick carries the application's time
  * of the kick, so the latency counted is the application's.  Caller
- * holds mu.
+ * holds mu.  Returns the kicks answered.
  */
-static void
+static int
 slot_kicks(struct regulator *r, unsigned int i, uint64_t now)
 {
 	uint64_t	t0, ns;
@@ -365,7 +369,7 @@ slot_kicks(struct regulator *r, unsigned int i, uint64_t now)
 		t0 = 0;
 		n = recv(r->slot[i].sock, &t0, sizeof(t0), MSG_DONTWAIT);
 		if (n < 0 || n == 0)
-			return;
+			return k;
 		ns = n == (ssize_t)sizeof(t0) && t0 <= now ? now - t0 : 0;
 		r->lk.kicks++;
 		r->lk.kick_ns_last = ns;
@@ -376,6 +380,7 @@ slot_kicks(struct regulator *r, unsigned int i, uint64_t now)
 		(void)!send(r->slot[i].sock, &ack, 1, MSG_DONTWAIT |
 		    MSG_NOSIGNAL);
 	}
+	return k;
 }
 
 /* Poll set: the wake eventfd, then every open slot's socket. */
@@ -405,7 +410,7 @@ tick_once(struct regulator *r, uint64_t due)
 	struct pollfd	fds[1 + REG_MAX_LOCKS];
 	struct timespec	ts;
 	unsigned int	which[1 + REG_MAX_LOCKS], n, i;
-	uint64_t	now = monoclock_ns(), v, left;
+	uint64_t	now = monoclock_ns(), v, left, edges = 0;
 	int		k;
 
 	pthread_mutex_lock(&r->mu);
@@ -426,12 +431,15 @@ tick_once(struct regulator *r, uint64_t due)
 			r->lk.kick_lowered += sim_lock_kick(&r->sim);
 			slots_dyn(r);
 			publish(r);
-			slot_kicks(r, which[i], monoclock_ns());
+			edges += slot_kicks(r, which[i], monoclock_ns());
 		}
 	if (k == 0)
 		for (i = 0; i < REG_MAX_LOCKS; i++)
 			r->slot[i].kicks = 0;
 	pthread_mutex_unlock(&r->mu);
+	/* after the answers: the application runs before the daemon */
+	if (edges > 0)
+		(void)!write(r->edgefd, &edges, sizeof(edges));
 	return k == 0;
 }
 
@@ -498,7 +506,9 @@ sim_open(struct regulator **out, const struct reg_config *cfg, char *err,
 		r->static_events[i] = REG_UNLIMITED;
 	for (i = 0; i < REG_MAX_LOCKS; i++)
 		r->slot[i].sock = -1;
-	if ((r->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+	r->edgefd = -1;
+	if ((r->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0 ||
+	    (r->edgefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
 		snprintf(err, errlen, "sim: eventfd: %s", strerror(errno));
 		e = -errno;
 		sim_close(r);
@@ -682,6 +692,8 @@ sim_close(struct regulator *r)
 		slot_free(r, i);
 	if (r->wakefd >= 0)
 		close(r->wakefd);
+	if (r->edgefd >= 0)
+		close(r->edgefd);
 	if (r->st != NULL) {
 		munmap(r->st, BWSIM_STATE_SIZE);
 		unlink(r->path);
@@ -802,6 +814,21 @@ sim_locks(struct regulator *r, struct reg_locks *out)
 	return 0;
 }
 
+static int
+sim_lock_edge_fd(struct regulator *r)
+{
+	return r->edgefd;
+}
+
+static int
+sim_lock_edges(struct regulator *r, uint64_t *edges)
+{
+	*edges = 0;
+	if (read(r->edgefd, edges, sizeof(*edges)) < 0 && errno != EAGAIN)
+		return -errno;
+	return 0;
+}
+
 int
 reg_sim_recorded(struct regulator *r, uint64_t *events, unsigned int n,
     uint64_t *nsets)
@@ -846,4 +873,6 @@ const struct regulator_ops reg_sim_ops = {
 	.lock_static = sim_lock_static,
 	.lock_close = sim_lock_close,
 	.locks = sim_locks,
+	.lock_edge_fd = sim_lock_edge_fd,
+	.lock_edges = sim_lock_edges,
 };

@@ -181,6 +181,17 @@ struct regulator_ops {
 		    uint64_t events);
 	int	(*lock_close)(struct regulator *, unsigned int slot);
 	int	(*locks)(struct regulator *, struct reg_locks *);
+	/*
+	 * A descriptor that turns readable when an application kicks a lock
+	 * slot (takes the lock idle -> held), so the event loop reads the
+	 * task pages at once instead of at its next page poll: the engine
+	 * then learns of the new holder in time to decide the next period
+	 * on it.  lock_edges() drains it and returns the edges since the
+	 * last call.  NULL, or < 0 from lock_edge_fd(): none (the poll
+	 * alone).  Loop side.
+	 */
+	int	(*lock_edge_fd)(struct regulator *);
+	int	(*lock_edges)(struct regulator *, uint64_t *edges);
 };
 
 /*

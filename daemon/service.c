@@ -372,6 +372,36 @@ tick_arm(struct bwsched *d, bool on)
 		log_msg(LOG_L_ERR, "page poll timer: %s", strerror(errno));
 }
 
+/* Read the task pages: locks taken or released, launches made. */
+static void
+page_poll(struct bwsched *d)
+{
+	/* the period engine bumps the heartbeat every period */
+	tasks_update(d->tasks);
+	tasks_count_launches(d->tasks);
+}
+
+/*
+ * The regulator saw a lock slot kicked: the task page says held, and
+ * the engine should know before its next decision, not up to a poll
+ * interval later.
+ */
+static void
+lock_edge_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct bwsched	*d = w->data;
+	uint64_t	n = 0;
+
+	if (d->reg_ops->lock_edges(d->reg, &n) < 0) {
+		log_msg(LOG_L_ERR, "regulator %s: lock edges unreadable; "
+		    "locks are seen at the page poll", d->reg_ops->name);
+		ev_io_stop(loop, w);
+		return;
+	}
+	d->lock_edges_seen += n;
+	page_poll(d);
+}
+
 static void
 tick_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
@@ -379,9 +409,7 @@ tick_cb(struct ev_loop *loop, ev_io *w, int revents)
 	uint64_t	n;
 
 	(void)!read(d->tick_fd, &n, sizeof(n));
-	/* the period engine bumps the heartbeat every period */
-	tasks_update(d->tasks);
-	tasks_count_launches(d->tasks);
+	page_poll(d);
 	if (tasks_count(d->tasks) == 0 && tasks_buried(d->tasks) == 0) {
 		tick_arm(d, false);
 		ev_io_stop(loop, w);
@@ -467,7 +495,7 @@ start_watchers(struct bwsched *d)
 	uint64_t	wd = sd_watchdog_interval();
 	ev_signal	*s[] = { &d->sig_int, &d->sig_term, &d->sig_hup };
 	int		sig[] = { SIGINT, SIGTERM, SIGHUP };
-	int		i;
+	int		i, fd;
 
 	for (i = 0; i < 3; i++) {
 		ev_signal_init(s[i], signal_cb, sig[i]);
@@ -476,6 +504,12 @@ start_watchers(struct bwsched *d)
 	}
 	ev_io_init(&d->tick, tick_cb, d->tick_fd, EV_READ);
 	d->tick.data = d;	/* started by the first task.register */
+	if (d->reg_ops->lock_edge_fd != NULL && d->reg_ops->lock_edges !=
+	    NULL && (fd = d->reg_ops->lock_edge_fd(d->reg)) >= 0) {
+		ev_io_init(&d->lock_edge, lock_edge_cb, fd, EV_READ);
+		d->lock_edge.data = d;
+		ev_io_start(d->loop, &d->lock_edge);
+	}
 	ev_timer_init(&d->metrics_w, metrics_cb, 0, 1);
 	d->metrics_w.data = d;
 	metrics_schedule(d);
@@ -580,6 +614,8 @@ service_stop(struct bwsched *d)
 		server_close(d);
 	ceiling_stop();
 	tasks_free(d->tasks);
+	if (d->loop != NULL && ev_is_active(&d->lock_edge))
+		ev_io_stop(d->loop, &d->lock_edge);
 	if (d->reg != NULL)
 		d->reg_ops->close(d->reg);
 	if (d->tick_fd >= 0)

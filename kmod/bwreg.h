@@ -151,6 +151,9 @@ long bwreg_lock_fd(void __user *arg);
 long bwreg_lock_revoke(void __user *arg);
 long bwreg_lock_list(void __user *arg);
 void bwreg_lock_reset(void);
+/* Kicks so far, and the queue woken after each (poll on /dev/bwreg). */
+unsigned long bwreg_lock_edges(void);
+extern wait_queue_head_t bwreg_edge_wq;
 
 /* bwreg_tfs.c (throttle thread context) */
 void bwreg_tfs_after_throttle(struct bwreg_cpu *c, struct task_struct *t,

@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/wait.h>
 
 #include "bwreg.h"
 
@@ -76,6 +77,14 @@ static long bwreg_kick_timeout(void)
 	unsigned long j = nsecs_to_jiffies(10 * bwreg_conf.period_ns);
 
 	return (long)clamp_t(unsigned long, j, msecs_to_jiffies(50), HZ);
+}
+
+DECLARE_WAIT_QUEUE_HEAD(bwreg_edge_wq);
+static atomic_long_t bwreg_edge_count = ATOMIC_LONG_INIT(0);
+
+unsigned long bwreg_lock_edges(void)
+{
+	return (unsigned long)atomic_long_read(&bwreg_edge_count);
 }
 
 static void bwreg_kick_account(struct bwreg_lockf *lf, u64 ns, bool lowered,
@@ -138,6 +147,13 @@ static long bwreg_lock_kick(struct bwreg_lockf *lf)
 	/* to the last CPU's acknowledgement, not to the caller's wake-up */
 	ns = ret == 0 && ack > t0 ? ack - t0 : ktime_get_ns() - t0;
 	bwreg_kick_account(lf, ns, lowered, ret == 0, p0);
+	/*
+	 * Tell the daemon a task took the lock, so it reads the task pages
+	 * now rather than at its next poll; after the CPUs, which come
+	 * first.
+	 */
+	atomic_long_inc(&bwreg_edge_count);
+	wake_up_interruptible(&bwreg_edge_wq);
 	return ret;
 }
 

@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -300,8 +301,52 @@ static int bwreg_mmap(struct file *f, struct vm_area_struct *vma)
 	return remap_vmalloc_range(vma, bwreg_page, 0);
 }
 
+/*
+ * Lock edges: each open file remembers the kick count it has read up to
+ * (in private_data, which misc_open() preset to the device); poll()
+ * says readable while kicks are newer, read() returns how many (a u64)
+ * and catches up.
+ */
+static int bwreg_open(struct inode *inode, struct file *f)
+{
+	f->private_data = (void *)bwreg_lock_edges();
+	return 0;
+}
+
+static __poll_t bwreg_poll(struct file *f, poll_table *wait)
+{
+	poll_wait(f, &bwreg_edge_wq, wait);
+	return bwreg_lock_edges() != (unsigned long)f->private_data ?
+	       EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static ssize_t bwreg_read(struct file *f, char __user *buf, size_t len,
+			  loff_t *off)
+{
+	unsigned long now, seen = (unsigned long)f->private_data;
+	u64 n;
+
+	if (len < sizeof(n))
+		return -EINVAL;
+	while ((now = bwreg_lock_edges()) == seen) {
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (wait_event_interruptible(bwreg_edge_wq,
+					     bwreg_lock_edges() != seen))
+			return -ERESTARTSYS;
+	}
+	n = now - seen;
+	if (copy_to_user(buf, &n, sizeof(n)))
+		return -EFAULT;
+	f->private_data = (void *)now;
+	return sizeof(n);
+}
+
 static const struct file_operations bwreg_fops = {
 	.owner		= THIS_MODULE,
+	.open		= bwreg_open,
+	.read		= bwreg_read,
+	.poll		= bwreg_poll,
 	.unlocked_ioctl	= bwreg_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.mmap		= bwreg_mmap,

@@ -86,6 +86,14 @@
  * period) or the application sees dyn = 1 (and kicks); without the
  * barrier both could miss each other for one period.
  *
+ * Lock edges: after each kick the module wakes pollers of /dev/bwreg.
+ * A descriptor of the device is readable (poll) while kicks newer than
+ * its last read() exist; read() of 8 bytes returns their number (__u64)
+ * and catches up, or fails with EAGAIN (O_NONBLOCK) when there are none.
+ * The daemon reads the task pages then, instead of at its next poll, so
+ * the period after a lock can run on a plan.  A new descriptor starts
+ * caught up.  A module without edges fails read() with EINVAL.
+ *
  * Kick results: 0; -ESTALE when the file is no longer its slot's (revoked
  * or replaced); -ETIMEDOUT when some regulated CPU's throttle thread did
  * not run within max(50 ms, 10 periods), at most 1 s (the budget may then

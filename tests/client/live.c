@@ -217,13 +217,28 @@ test_profile_file(bwc_t *h)
 	CHECK(bwc_kernel_register_file(h, path, NULL) == -ENOENT);
 }
 
+/* A counter of bwctl status, or -1. */
+static long long
+status_uint(const char *key)
+{
+	const char	*p = strstr(ctl("status"), key);
+
+	if (p == NULL || p[strlen(key)] != '"' || p[strlen(key) + 1] != ':')
+		return -1;
+	return strtoll(p + strlen(key) + 2, NULL, 10);
+}
+
 static void
 test_page_lock(bwc_t *h)
 {
+	long long	edges = status_uint("lock_edges_seen");
+
 	CHECK(is(task_field("livetask", "locked"), "false"));
 	CHECK(is(task_field("livetask", "pages"), "3"));
 	CHECK(bwc_lock(h) == 0 && bwc_lock(h) == 0);
 	CHECK(is(task_field("livetask", "locked"), "true"));
+	/* the kick woke the daemon's loop (nested: one edge) */
+	CHECK(edges >= 0 && status_uint("lock_edges_seen") == edges + 1);
 	CHECK(bwc_unlock(h) == 0);
 	CHECK(is(task_field("livetask", "locked"), "true"));
 	CHECK(bwc_unlock(h) == 0);

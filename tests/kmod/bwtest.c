@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1138,6 +1139,66 @@ static void test_kick(void)
 	close(lfd);
 }
 
+struct edge_wait {
+	int fd;
+	int r;		/* poll()'s result */
+};
+
+static void *edge_wait_fn(void *arg)
+{
+	struct edge_wait *w = arg;
+	struct pollfd p = { .fd = w->fd, .events = POLLIN };
+
+	w->r = poll(&p, 1, 10000);
+	return NULL;
+}
+
+/*
+ * Lock edges (uapi/bwreg.h): a new descriptor of the device is caught
+ * up; a poller blocked on it wakes at a kick; read() returns the kicks
+ * since its last read, then EAGAIN.  The daemon reads the task pages at
+ * that wake-up instead of at its next poll.
+ */
+static void test_lock_edges(void)
+{
+	volatile struct bwreg_lock *lk;
+	struct pollfd p = { .events = POLLIN };
+	struct edge_wait w;
+	pthread_t th;
+	uint64_t n = 0, m;
+	int lfd, e0, e1, p0, k1, k2;
+	ssize_t got;
+
+	lk = open_slot(2, 1000000, &lfd, "lock-edges");
+	if (lk == NULL)
+		return;
+	p.fd = open(BWREG_DEVICE, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	p0 = poll(&p, 1, 0);
+	e0 = read(p.fd, &n, sizeof(n)) < 0 ? errno : 0;
+	w.fd = p.fd;
+	w.r = -2;
+	pthread_create(&th, NULL, edge_wait_fn, &w);
+	sleep_ms(50);
+	lk->held = 1;
+	atomic_thread_fence(memory_order_seq_cst);
+	k1 = kick(lfd);
+	pthread_join(th, NULL);
+	k2 = kick(lfd);
+	lk->held = 0;
+	got = read(p.fd, &n, sizeof(n));
+	e1 = read(p.fd, &m, sizeof(m)) < 0 ? errno : 0;
+	check(p.fd >= 0 && p0 == 0 && e0 == EAGAIN && k1 == 0 && k2 == 0 &&
+	      w.r == 1 && got == (ssize_t)sizeof(n) && n == 2 && e1 == EAGAIN,
+	      "lock-edges",
+	      "fresh: poll %d, read %s; kicks %d %d; blocked poll woke %d; read %zd bytes: %llu edges, then %s",
+	      p0, strerror(e0), k1, k2, w.r, got, (unsigned long long)n,
+	      strerror(e1));
+	if (p.fd >= 0)
+		close(p.fd);
+	munmap((void *)lk, 4096);
+	close(lfd);
+}
+
 static void test_locks(void)
 {
 	if (configure_base()) {
@@ -1145,6 +1206,7 @@ static void test_locks(void)
 		return;
 	}
 	test_lock_args();
+	test_lock_edges();
 	test_lock_revoke();
 	test_lock_dyn();
 	test_kick();
