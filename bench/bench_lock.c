@@ -26,7 +26,6 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "bwsched/bwclient.h"
@@ -187,8 +186,6 @@ main(int argc, char **argv)
 	bwc_t		*h;
 	int		 o;
 
-	/* the 5 us looks of wait_locked(), not the default slack's 55 */
-	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	while ((o = getopt(argc, argv, "o:n:e:")) != -1) {
 		switch (o) {
 		case 'o':

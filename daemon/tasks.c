@@ -381,8 +381,8 @@ update(struct tasks *ts, bool force)
 		now = tasks_task_locked(t);
 		if (now != t->locked) {
 			t->locked = now;
+			t->lock_moved = true;
 			changed = true;
-			ts->hooks.lock(ts->hooks.arg, t, now);
 		}
 		if (!now)
 			continue;
@@ -411,6 +411,16 @@ update(struct tasks *ts, bool force)
 		ts->hooks.budget(ts->hooks.arg, ev, ts->ncores,
 		    tasks_generation(ts));
 	}
+	/*
+	 * The regulator and the engine first (a holder's next period is
+	 * decided on what was published), then the priority ceiling and the
+	 * lock events.
+	 */
+	for (t = ts->list; t != NULL; t = t->next)
+		if (t->lock_moved) {
+			t->lock_moved = false;
+			ts->hooks.lock(ts->hooks.arg, t, t->locked);
+		}
 }
 
 void

@@ -82,6 +82,7 @@ struct task {
 	unsigned int		memcpy_depth;
 	unsigned int		lock_depth;
 	bool			locked;		/* last computed */
+	bool			lock_moved;	/* hooks.lock not called yet */
 	struct kernel		**kernels;	/* kcap slots, never moved */
 	unsigned int		nkernels;
 	unsigned int		kcap;
