@@ -284,6 +284,7 @@ struct view {
 	double		q, q_static, q_sum, q_min, q_max;
 	unsigned long	nrec, nheld, late;
 	double		period, holders, budget0;
+	double		counted_period, counted_q;	/* the last counted */
 	struct running	run[MAX_RUNNING];
 	unsigned int	nrun;
 	/* the last period with the lock held: regulation in action even
@@ -319,29 +320,45 @@ static void
 fold_period(struct view *v, const msgpack_object *ev)
 {
 	double	q = num(ev, "q", -1);
+	bool	again;
 
 	v->q = q;
 	v->q_static = num(ev, "q_static", -1);
 	v->period = num(ev, "period", 0);
 	v->holders = num(ev, "holders", 0);
-	v->late += num(ev, "late", 0) != 0;
-	v->nrec++;
 	fold_kernels(v, ev);
 	if (v->nrun > 0) {
 		memcpy(v->last_run, v->run, v->nrun * sizeof(v->run[0]));
 		v->nlast = v->nrun;
 		v->last_run_period = v->period;
 	}
-	if (q < 0)
-		return;
-	fold_held(v, ev);
-	/* Q statistics over the periods the lock was held */
-	if (v->nheld == 0 || q < v->q_min)
-		v->q_min = q;
-	if (v->nheld == 0 || q > v->q_max)
-		v->q_max = q;
-	v->q_sum += q;
-	v->nheld++;
+	/* decided again: the same period, counted once, with the new Q */
+	again = num(ev, "again", 0) != 0 && v->nrec > 0 &&
+	    v->counted_period == v->period;
+	if (!again) {
+		v->late += num(ev, "late", 0) != 0;
+		v->nrec++;
+	}
+	if (q >= 0) {
+		fold_held(v, ev);
+		/* Q statistics over the periods the lock was held */
+		if (v->nheld == 0 || q < v->q_min)
+			v->q_min = q;
+		if (v->nheld == 0 || q > v->q_max)
+			v->q_max = q;
+		if (again && v->counted_q >= 0) {
+			v->q_sum += q - v->counted_q;
+		} else {
+			v->q_sum += q;
+			v->nheld++;
+		}
+	} else if (again && v->counted_q >= 0) {
+		/* no longer held: that period leaves the Q statistics */
+		v->q_sum -= v->counted_q;
+		v->nheld--;
+	}
+	v->counted_period = v->period;
+	v->counted_q = q;
 }
 
 static void
@@ -709,7 +726,7 @@ trace_line(const msgpack_object *ev, bool csv)
 	for (i = 0; k != NULL && i < k->size; i++)
 		rem += num(&k->ptr[i], "remaining", 0);
 	if (csv) {
-		printf("%.0f,%.0f,%.6f,%.6f,%.0f,%d,%.0f,%.0f,%.0f,%u,%.0f\n",
+		printf("%.0f,%.0f,%.6f,%.6f,%.0f,%d,%.0f,%.0f,%.0f,%u,%.0f,%d\n",
 		    num(ev, "period", 0), num(ev, "ts_ns", 0),
 		    num(ev, "q", -1), num(ev, "q_static", -1),
 		    num(ev, "holders", 0), num(ev, "late", 0) != 0,
@@ -717,14 +734,15 @@ trace_line(const msgpack_object *ev, bool csv)
 		    b != NULL && b->size > 0 && b->ptr[0].type ==
 		    MSGPACK_OBJECT_POSITIVE_INTEGER && b->ptr[0].via.u64 !=
 		    UINT64_MAX ? (double)b->ptr[0].via.u64 : -1.0,
-		    k != NULL ? k->size : 0, rem);
+		    k != NULL ? k->size : 0, rem, num(ev, "again", 0) != 0);
 		return;
 	}
 	printf("period %.0f  Q %s  static %s  holders %.0f  %s  "
 	    "woke +%s  cost %s  kernels %u  blocks left %.0f\n",
 	    num(ev, "period", 0), human_q(num(ev, "q", -1), q, sizeof(q)),
 	    human_q(num(ev, "q_static", -1), qs, sizeof(qs)),
-	    num(ev, "holders", 0), num(ev, "late", 0) ? "LATE" : "in time",
+	    num(ev, "holders", 0), num(ev, "again", 0) ? "AGAIN" :
+	    num(ev, "late", 0) ? "LATE" : "in time",
 	    human_ns(num(ev, "late_ns", 0), late, sizeof(late)),
 	    human_ns(num(ev, "cost_ns", 0), cost, sizeof(cost)),
 	    k != NULL ? k->size : 0, rem);
@@ -761,7 +779,7 @@ bwctl_trace(const char *path, int argc, char **argv)
 	}
 	if (csv)
 		printf("period,ts_ns,q,q_static,holders,late,late_ns,cost_ns,"
-		    "budget_per_core,kernels,remaining_blocks\n");
+		    "budget_per_core,kernels,remaining_blocks,again\n");
 	while (count < 0 || n < count) {
 		if ((o = conn_recv(&c, &m, -1)) < 0) {
 			rc = fail("trace: the daemon went away", EX_CONNECT);

@@ -164,6 +164,7 @@ period_event(struct engine *e, const struct ring_period *r)
 	bwp_w_kdouble(&w, "q_static", r->q_static);
 	bwp_w_kuint(&w, "holders", r->holders);
 	bwp_w_kbool(&w, "late", r->late != 0);
+	bwp_w_kbool(&w, "again", r->again != 0);
 	bwp_w_kint(&w, "late_ns", r->lateness_ns);
 	bwp_w_kuint(&w, "cost_ns", r->cost_ns);
 	bwp_w_key(&w, "budgets");
@@ -576,6 +577,7 @@ engine_status(struct engine *e, struct bwp_writer *w)
 	bwp_w_kuint(w, "launches_logged", s.launches);
 	bwp_w_kuint(w, "bad_slots", s.bad_slots);
 	bwp_w_kuint(w, "redecided", s.redecided);
+	bwp_w_kuint(w, "decided_again", s.again);
 	bwp_w_kuint(w, "records_dropped", s.dropped);
 	bwp_w_kuint(w, "idle_wakeups", s.idle);
 	bwp_w_kbool(w, "realtime", s.rt);

@@ -12,6 +12,9 @@
  *   4. hand the plan to the backend; bump the heartbeat;
  *   5. account Q to the running launches, retire launches not seen,
  *      push the period record, release the snapshot, notify the loop.
+ * Between two wake-ups the loop may kick the engine: when the holders
+ * changed, the plan for the period just decided was withdrawn, and if
+ * that period has not begun it is decided again (redecide()).
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -38,6 +41,9 @@ struct launch {
 	bool			seen;		/* found running this period */
 	struct progress_scan	scan;
 	double			prev_q;		/* SMOOTH's y(n-1), -1 none */
+	uint64_t		acc_target;	/* period accounted last */
+	double			acc_q;		/* the Q accounted for it */
+	double			acc_prev_q;	/* prev_q before it */
 	uint64_t		done_ns;	/* first wake, 0 remaining */
 	uint64_t		start_ns;	/* GPU start; 0: rec.launch_ns */
 	struct period_launch	rec;
@@ -66,6 +72,8 @@ struct period {
 	int			stop;		/* atomic */
 	int			tfd, efd;	/* timerfd, eventfd: stop, kick */
 	uint64_t		last_target;	/* 0: none yet */
+	uint64_t		last_boundary;	/* where last_target begins */
+	uint64_t		last_gen;	/* holders it was decided on */
 	pthread_mutex_t		mu;
 	struct period_stats	st;		/* under mu */
 	struct lathist		late_h, cost_h;	/* under mu */
@@ -150,6 +158,7 @@ timer_sleep(struct period *pe, uint64_t t, bool kickable)
 	}
 }
 
+/* Sleep to t; 1 when kicked before it (the holders may have changed). */
 static int
 sleep_until(struct period *pe, uint64_t t)
 {
@@ -157,7 +166,7 @@ sleep_until(struct period *pe, uint64_t t)
 
 	if (c != NULL)
 		return c->sleep_until(c->arg, t);
-	return timer_sleep(pe, t, false);
+	return timer_sleep(pe, t, true);
 }
 
 /*
@@ -444,7 +453,8 @@ collect(struct period *pe, unsigned int hi, unsigned int *n, uint64_t now)
 }
 
 static void
-fill_kernel(struct decide_kernel *dk, const struct slot_view *v)
+fill_kernel(struct decide_kernel *dk, const struct slot_view *v,
+    uint64_t target)
 {
 	memset(dk, 0, sizeof(*dk));
 	dk->wk = &v->k->wk;
@@ -456,13 +466,15 @@ fill_kernel(struct decide_kernel *dk, const struct slot_view *v)
 	dk->bound_ns = v->k->wcet_ns;
 	dk->launch_ns = v->l->start_ns != 0 ? v->l->start_ns :
 	    v->l->rec.launch_ns;
-	dk->prev_q = v->l->prev_q;
+	/* decided again: SMOOTH's y(n-1) is still the period before */
+	dk->prev_q = v->l->acc_target == target ? v->l->acc_prev_q :
+	    v->l->prev_q;
 	dk->scan = &v->l->scan;
 }
 
 /* Build decide()'s holders from the snapshot; returns their number. */
 static unsigned int
-build(struct period *pe, unsigned int nh, uint64_t now)
+build(struct period *pe, unsigned int nh, uint64_t now, uint64_t target)
 {
 	unsigned int	i, j, n = 0;
 	bool		known;
@@ -473,7 +485,7 @@ build(struct period *pe, unsigned int nh, uint64_t now)
 		pe->hfirst[i] = n;
 		known = collect(pe, i, &n, now);
 		for (j = pe->hfirst[i]; j < n; j++) {
-			fill_kernel(&pe->dk[j], &pe->sv[j]);
+			fill_kernel(&pe->dk[j], &pe->sv[j], target);
 			pe->sv[j].decided = known;
 		}
 		pe->dh[i].qbar = pe->h[i].qbar;
@@ -518,9 +530,32 @@ recheck(struct period *pe, unsigned int nh)
 
 /* ---- accounting --------------------------------------------------- */
 
+/* Count period `target` with Q q in l's record; decided again, the new
+ * Q replaces the old one in the sums (the extremes keep both). */
+static void
+account_q(struct launch *l, uint64_t target, double q, bool late)
+{
+	if (l->acc_target == target) {
+		l->rec.q_sum += q - l->acc_q;
+		l->rec.q_sq += q * q - l->acc_q * l->acc_q;
+	} else {
+		l->rec.periods++;
+		l->rec.late += late;
+		l->rec.q_sum += q;
+		l->rec.q_sq += q * q;
+		l->acc_target = target;
+		l->acc_prev_q = l->prev_q;
+	}
+	l->acc_q = q;
+	if (q < l->rec.q_min)
+		l->rec.q_min = q;
+	if (q > l->rec.q_max)
+		l->rec.q_max = q;
+}
+
 static void
 account(struct period *pe, unsigned int nk, const struct decide_output *o,
-    bool late, uint64_t now)
+    bool late, uint64_t now, uint64_t target)
 {
 	struct decide_kernel	*dk;
 	struct launch		*l;
@@ -534,14 +569,7 @@ account(struct period *pe, unsigned int nk, const struct decide_output *o,
 		if (!l->seen)
 			continue;
 		dk = &pe->dk[i];
-		l->rec.periods++;
-		l->rec.late += late;
-		l->rec.q_sum += q;
-		l->rec.q_sq += q * q;
-		if (q < l->rec.q_min)
-			l->rec.q_min = q;
-		if (q > l->rec.q_max)
-			l->rec.q_max = q;
+		account_q(l, target, q, late);
 		if (!pe->sv[i].decided)
 			continue;
 		/* a launch whose blocks all finished ended by now */
@@ -677,10 +705,11 @@ hand_over(struct period *pe, uint64_t target, const struct decide_output *o,
 
 static void
 update_stats(struct period *pe, const struct decide_output *o, bool late,
-    bool applied, uint64_t lateness, uint64_t cost)
+    bool applied, uint64_t lateness, uint64_t cost, bool again)
 {
 	pthread_mutex_lock(&pe->mu);
 	pe->st.periods++;
+	pe->st.again += again;
 	pe->st.late += late;
 	pe->st.applied += applied;
 	pe->st.lead_ns = pe->lead.cur;
@@ -690,7 +719,9 @@ update_stats(struct period *pe, const struct decide_output *o, bool late,
 	pe->st.redecided = pe->redecided;
 	pe->st.q = o->regulated ? o->q : -1;
 	pe->st.period = o->period;
-	lathist_add(&pe->late_h, lateness);
+	/* a kick is no wake-up for a deadline: no lateness */
+	if (!again)
+		lathist_add(&pe->late_h, lateness);
 	lathist_add(&pe->cost_h, cost);
 	pthread_mutex_unlock(&pe->mu);
 }
@@ -718,10 +749,11 @@ read_locks(struct period *pe)
 }
 
 /* Decide, apply and record the plan from `target` starting at
- * `boundary`; late: the wake-up missed the period it was for. */
+ * `boundary`; late: the wake-up missed the period it was for; again:
+ * target was decided before, on holders that have changed since. */
 static void
 run_period(struct period *pe, uint64_t target, uint64_t boundary,
-    uint64_t woke, uint64_t deadline, bool late)
+    uint64_t woke, uint64_t deadline, bool late, bool again)
 {
 	struct decide_config	dc;
 	struct decide_input	in;
@@ -746,7 +778,7 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 		locks = read_locks(pe);
 		nh = pe->p.src.snapshot(pe->p.src.arg, pe->h,
 		    PERIOD_MAX_HOLDERS, &gen);
-		nk = build(pe, nh, woke);
+		nk = build(pe, nh, woke, target);
 		in.holders = pe->dh;
 		in.nholders = nh;
 		memset(&o, 0, sizeof(o));
@@ -781,7 +813,7 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 		pe->redecided++;
 	}
 	pe->p.ops->heartbeat(pe->p.reg);
-	account(pe, nk, &o, late, woke);
+	account(pe, nk, &o, late, woke, target);
 	record(pe, &o, nh, nk, dc.ncores);
 	pe->p.src.release(pe->p.src.arg);
 	news = retire(pe, woke) > 0 || nh > 0;
@@ -794,12 +826,15 @@ run_period(struct period *pe, uint64_t target, uint64_t boundary,
 	pe->rec.lead_ns = pe->lead.cur;
 	pe->rec.plan_len = o.plan_len;
 	pe->rec.q_last = o.regulated ? o.plan_q[o.plan_len - 1] : -1;
+	pe->rec.again = again;
 	ring_push(pe->records, &pe->rec);
 	/* late is judged with cost_est (retarget): the lead is too */
-	leadctl_add(&pe->lead, woke > deadline ? woke - deadline : 0,
-	    pe->cost_est);
+	if (!again)
+		leadctl_add(&pe->lead, woke > deadline ? woke - deadline : 0,
+		    pe->cost_est);
 	update_stats(pe, &o, late, applied, woke > deadline ?
-	    woke - deadline : 0, pe->rec.cost_ns);
+	    woke - deadline : 0, pe->rec.cost_ns, again);
+	pe->last_gen = gen;
 	/*
 	 * With no holder and no launch ending, the records only feed status
 	 * and subscribers: drained every PERIOD_QUIET_NOTIFY periods, an
@@ -877,11 +912,32 @@ update_cost_est(struct period *pe)
 	pe->cost_est = c + pe->p.period_ns / 50;
 }
 
+/*
+ * Kicked between two wake-ups.  When the holders changed since the last
+ * decision, the loop's new static budget withdrew its plan (tasks.h): if
+ * the period it was for has not begun, with a decision's cost to spare,
+ * decide it again on the new holders.  Else that period runs on the
+ * static budget, and a lock taken just after the engine woke would cost
+ * its holders a whole period more than it must.
+ */
+static void
+redecide(struct period *pe)
+{
+	uint64_t	now = now_ns(pe);
+
+	if (pe->last_target == 0 || !moved(pe, pe->last_gen) ||
+	    now + pe->cost_est >= pe->last_boundary)
+		return;
+	run_period(pe, pe->last_target, pe->last_boundary, now, now, false,
+	    true);
+}
+
 int
 period_run_once(struct period *pe)
 {
 	uint64_t	target, boundary, deadline, woke, lead;
 	bool		late;
+	int		r;
 
 	/* the period after the last holder left is still recorded */
 	if (idle(pe) && pe->rec.holders == 0)
@@ -891,13 +947,16 @@ period_run_once(struct period *pe)
 	update_cost_est(pe);
 	lead = pe->lead.cur;
 	deadline = boundary > lead ? boundary - lead : 0;
-	if (sleep_until(pe, deadline) < 0)
+	while ((r = sleep_until(pe, deadline)) == 1)
+		redecide(pe);
+	if (r < 0)
 		return -1;
 	woke = now_ns(pe);
 	if (retarget(pe, woke, &target, &boundary, &late) < 0)
 		return -1;
-	run_period(pe, target, boundary, woke, deadline, late);
+	run_period(pe, target, boundary, woke, deadline, late, false);
 	pe->last_target = target;
+	pe->last_boundary = boundary;
 	return 0;
 }
 

@@ -85,7 +85,8 @@ struct period_source {
 /* Time, replaceable by a fake clock in tests. */
 struct period_clock {
 	uint64_t	(*now)(void *arg);		/* CLOCK_MONOTONIC ns */
-	/* sleep until t (absolute); 0, or -1 when told to stop */
+	/* sleep until t (absolute); 0, 1 when period_kick() woke it
+	 * before t, or -1 when told to stop */
 	int		(*sleep_until)(void *arg, uint64_t t);
 	void		*arg;
 };
@@ -159,6 +160,8 @@ struct period_stats {
 	uint64_t	bad_slots;	/* slots rejected by validation */
 	uint64_t	launches;	/* launches seen end */
 	uint64_t	redecided;	/* lock state moved while deciding */
+	uint64_t	again;		/* periods decided again: the
+					 * holders changed before they began */
 	uint64_t	idle;		/* wake-ups with no task (idle_ns) */
 	uint64_t	dropped;	/* ring records lost to a slow loop */
 	uint64_t	lateness_p50_ns;

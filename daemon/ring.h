@@ -63,7 +63,8 @@ struct ring_period {
 	uint64_t	cost_ns;	/* CPU time of the period's work */
 	uint64_t	lead_ns;	/* the lead it was woken with */
 	uint32_t	plan_len;	/* periods the plan covers */
-	uint32_t	pad;
+	uint32_t	again;		/* 1: decided before, on other holders;
+					 * this record replaces that one */
 	double		q_last;		/* the plan's last entry, -1 none */
 	struct ring_kernel k[RING_MAX_KERNELS];
 };

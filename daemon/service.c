@@ -307,6 +307,8 @@ regulator_budget(void *arg, const uint64_t *events, unsigned int n,
 	if (d->reg_ops->set_static(d->reg, events, n, gen) < 0)
 		log_msg(LOG_L_ERR, "regulator %s refused the static budget",
 		    d->reg_ops->name);
+	/* the plans are withdrawn: the engine may decide the next again */
+	engine_kick(d->engine);
 }
 
 /* The sim backend's state page: SOCKET.sim. */

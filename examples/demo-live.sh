@@ -105,10 +105,13 @@ Q-bar, which is safe for the kernel but gives the BE cores no extra.
 TXT
 
 section "summary: Q while the lock was held (policy smooth, 3 s bins)"
+# a row with again (column 12) = 1 replaces the row before it
 awk -F, 'NR == 1 { next }
 { s = int(($2 - t0) / 3e9); if (NR == 2) { t0 = $2; s = 0 } }
+$12 == 1 && $1 == lp && lh { n[ls]--; q[ls] -= lq }
 $5 > 0 { n[s]++; q[s] += $3; qb[s] = $4; if ($3 > mx[s]) mx[s] = $3;
 	late[s] += $6 }
+{ lp = $1; ls = s; lq = $3; lh = $5 > 0 }
 END {
 	printf "%6s %8s %8s %8s %8s %6s  %s\n", "s", "periods", "Q-bar",
 	    "Q mean", "Q max", "late", "Q mean (# = 0.05)"
@@ -149,7 +152,7 @@ END {
 	    "settings): smooth %.0f,\nnominal %.0f, ratio %.2f; the live " \
 	    "ratio is %.0f %% of it\n", s, n, m, (m > 0 ? 100 * r / m : 0)
 }' "$T/ratio"
-late=$(awk -F, 'NR > 1 && $5 > 0 { n++; l += $6 }
+late=$(awk -F, 'NR > 1 && $5 > 0 && $12 != 1 { n++; l += $6 }
 	END { printf "%.0f", n ? 100 * l / n : 0 }' "$T/trace-smooth.csv")
 awk -v late="$late" '{ r = $NF }
 END {

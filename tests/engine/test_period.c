@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@
 
 static uint64_t	fake_now;
 static int64_t	next_late;	/* added to the next wake-up */
+static uint64_t	kick_at;	/* a kick then wakes the next sleep */
+static void	(*on_kick)(void);	/* what the loop did before it */
 
 static uint64_t
 fc_now(void *arg)
@@ -44,6 +47,14 @@ fc_now(void *arg)
 static int
 fc_sleep(void *arg, uint64_t t)
 {
+	if (kick_at != 0 && kick_at < t) {
+		if (kick_at > fake_now)
+			fake_now = kick_at;
+		kick_at = 0;
+		if (on_kick != NULL)
+			on_kick();
+		return 1;
+	}
 	if (t > fake_now)
 		fake_now = t;
 	fake_now += (uint64_t)next_late;
@@ -765,6 +776,109 @@ test_kick(void)
 	real_time = false;
 }
 
+/* The loop after a second task took the lock: the new holder, and the
+ * new static budget, which withdraws every plan. */
+static void
+join_holder(void)
+{
+	set_holder(nholders++, 9, 0.05, false);
+	gen_now++;
+	fr.static_gen = gen_now;
+	fr.id[0] = fr.id[1] = 0;
+}
+
+/*
+ * A holder that joins after the engine decided the next period but
+ * before it begins: the engine, kicked, decides that period again on
+ * both holders, and the backend governs it with that plan, not static.
+ * A kick with the holders unchanged, or too close to the boundary,
+ * decides nothing more.
+ */
+static void
+test_again(void)
+{
+	struct period		*pe = engine(DECIDE_GREEDY);
+	struct period_stats	st;
+	struct ring_period	r, prev;
+	uint64_t		applies;
+	int			n = 0;
+
+	fake_now = 60 * T + T / 2;
+	set_holder(0, 1, 0.3, false);
+	nholders = 1;
+	CHECKM(period_run_once(pe) == 0 && fr.last_period == 61 &&
+	    fake_now == 61 * T - LEAD, "decided 61");
+	kick_at = 61 * T - LEAD + 5000;
+	on_kick = join_holder;
+	CHECKM(period_run_once(pe) == 0, "run");
+	period_stats(pe, &st);
+	CHECKM(st.again == 1 && fr.applies == 3 && fr.last_period == 62,
+	    "61 decided again, then 62: %llu again, %llu applies",
+	    (unsigned long long)st.again, (unsigned long long)fr.applies);
+	CHECKM(fr.kind[61] == FR_FIRST, "61 ran on the new plan, not static");
+	memset(&prev, 0, sizeof(prev));
+	while (ring_pop(period_records(pe), &r) == 1) {
+		if (r.period == 61 && r.again)
+			CHECKM(prev.period == 61 && !prev.again &&
+			    prev.holders == 1 && r.holders == 2 &&
+			    r.budget[0] == events(0.05) && r.lateness_ns == 0,
+			    "the record for 61 again, after the first");
+		n += r.again != 0;
+		prev = r;
+	}
+	CHECKM(n == 1 && prev.period == 62 && !prev.again, "records");
+	/* a kick with the same holders: nothing more */
+	applies = fr.applies;
+	kick_at = fake_now + 5000;
+	on_kick = NULL;
+	CHECKM(period_run_once(pe) == 0 && fr.applies == applies + 1,
+	    "no change, no second decision");
+	/* the holders change too close to the boundary: 63 stays static */
+	kick_at = 63 * T - 5000;
+	on_kick = join_holder;
+	CHECKM(period_run_once(pe) == 0, "run");
+	period_stats(pe, &st);
+	CHECKM(st.again == 1 && fr.last_period == 64 &&
+	    fr.kind[63] == FR_STATIC, "too late to decide 63 again");
+	on_kick = NULL;
+	nholders = 0;
+	period_free(pe);
+}
+
+/* A launch's record counts a period decided again once, with the Q of
+ * the second decision in its sums. */
+static void
+test_again_launch(void)
+{
+	struct period		*pe = engine(DECIDE_GREEDY);
+	struct period_launch	pl;
+	struct ring_period	r;
+	double			q1;
+
+	make_page();
+	fake_now = 200 * T + T / 2;
+	launch(0, kern.id, NB, fake_now - T / 4);
+	set_holder(0, 1, kern.q_nominal, true);
+	nholders = 1;
+	period_run_once(pe);
+	last_record(pe, &r);
+	q1 = r.q;
+	kick_at = 201 * T - LEAD + 5000;
+	on_kick = join_holder;
+	period_run_once(pe);		/* 201 again, then 202 */
+	on_kick = NULL;
+	finish(0);
+	period_run_once(pe);		/* 203 sees it ended */
+	CHECKM(ring_pop(period_launches(pe), &pl) == 1 && pl.periods == 2,
+	    "two periods, not three: %llu", (unsigned long long)pl.periods);
+	CHECKM(q1 > 0.06 && fabs(pl.q_sum - 2 * 0.05) < 1e-6 &&
+	    fabs(pl.q_sq - 2 * 0.05 * 0.05) < 1e-6 && pl.q_max == q1,
+	    "sums from the second decision (%g, first %g)", pl.q_sum, q1);
+	nholders = 0;
+	period_free(pe);
+	free(pp);
+}
+
 /* A holder arriving while the engine decides: the budget handed over
  * last must be the one for the new lock state. */
 static void
@@ -1049,6 +1163,8 @@ main(void)
 	test_idle();
 	test_kick();
 	test_moved();
+	test_again();
+	test_again_launch();
 	test_progress();
 	test_validation();
 	test_gpu_start();
