@@ -24,7 +24,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
-#include <sched.h>
 #include <sys/prctl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -550,21 +549,6 @@ summary(const struct demo *d)
 	    (unsigned long long)li.unconfirmed);
 }
 
-/*
- * The emulated GPU runs beside the CPUs, not under their scheduler: as a
- * normal thread it polled every 86 us instead of 20 (median, on a 2-CPU
- * VM), and the daemon saw blocks end that much later.  SCHED_FIFO below
- * the daemon's period engine (90) and sim regulator (91) when allowed;
- * it sleeps between steps, so it cannot starve them.
- */
-static void
-realtime(void)
-{
-	struct sched_param	sp = { .sched_priority = 80 };
-
-	(void)sched_setscheduler(0, SCHED_FIFO, &sp);
-}
-
 static void
 usage(FILE *f)
 {
@@ -667,7 +651,6 @@ main(int argc, char **argv)
 		return 1;
 	/* the short steps mean little with the default 50 us timer slack */
 	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-	realtime();
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (load_profile(&d) < 0 || map_state(&d, d.o.sock) < 0 ||
