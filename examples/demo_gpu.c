@@ -11,10 +11,14 @@
  * in the slot's bitmap, as bwprogress.cuh does on a GPU.  Each launch
  * goes straight to bwc_launch(), as the CUDA instrumentation does: it
  * takes the lock, and returns when the regulator enforces it (the lock
- * slot's kick, bwclient.h), so the emulated kernel starts protected.
+ * slot's kick, bwclient.h), so the emulated kernel starts protected,
+ * then, and stores that start in the slot as BWPROGRESS_START does, with
+ * its "GPU clock" (CLOCK_MONOTONIC) calibrated as libbwcuda calibrates a
+ * GPU's.  Launches come at a random phase of the regulation period.
  *
- * For every launch it records the emulated finish time against the
- * bound the daemon returned at registration, G(Q-bar,{Ni},0), and prints
+ * For every launch it records the emulated time from that start to the
+ * finish against the bound the daemon returned at registration,
+ * G(Q-bar,{Ni},0), and prints
  * a summary (and a CSV with -o).  Exit status 0; 3 when a launch went
  * over its bound; 1 on errors.
  */
@@ -39,6 +43,7 @@
 #include <bwsched/bwsimstate.h>
 
 #include "fileio.h"
+#include "gpuclock.h"
 #include "profile.h"
 
 /*
@@ -82,6 +87,8 @@ struct demo {
 	struct bwsim_state st;		/* last copy */
 	struct gslot	*gs;		/* the committed run's slots */
 	struct gslot	*spec;		/* scratch for the speculative run */
+	int64_t		clock_offset;	/* published: mono - "GPU" clock */
+	bool		clock_ok;
 	FILE		*csv;
 	/* results */
 	unsigned long	n, over, nospace;
@@ -203,6 +210,46 @@ map_state(struct demo *d, const char *sock)
 	return read_state(d);
 }
 
+/*
+ * The emulated GPU's %globaltimer is CLOCK_MONOTONIC itself.  It is
+ * calibrated and published as libbwcuda does for a real GPU's
+ * (gpuclock.h), and each launch stores its first block's start in its
+ * slot as BWPROGRESS_START does: the daemon then counts the launch from
+ * there, not from the slot's launch_ns, which bwc_launch() takes before
+ * it waits for the lock to be enforced.
+ */
+static int
+gpu_timer(void *arg, uint64_t *ns)
+{
+	*ns = now_ns();
+	return 0;
+}
+
+static void
+publish_clock(struct demo *d)
+{
+	struct gpuclock_result	r;
+	void			*pg = bwc_progress_page(d->h, NULL);
+
+	if (pg == NULL || gpuclock_calibrate(gpu_timer, NULL, now_ns,
+	    GPUCLOCK_ROUNDS, &r) < 0)
+		return;
+	gpuclock_publish(pg, &r);
+	d->clock_offset = r.offset_ns;
+	d->clock_ok = true;
+}
+
+static void
+gpu_start(struct demo *d, uint64_t *bitmap, uint64_t S)
+{
+	uint64_t	zero = 0;
+
+	if (d->clock_ok)
+		__atomic_compare_exchange_n(&bitmap[BWSHM_GPU_START_WORD],
+		    &zero, (uint64_t)((int64_t)S - d->clock_offset), false,
+		    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 static int
 connect_daemon(struct demo *d)
 {
@@ -226,6 +273,7 @@ connect_daemon(struct demo *d)
 		fprintf(stderr, "demo_gpu: %s\n", bwc_strerror(d->h));
 		return -1;
 	}
+	publish_clock(d);
 	if (!d->o.quiet)
 		printf("demo_gpu: kernel %s: %u blocks, M = %u, Q-bar %.4f, "
 		    "bound %.3f ms (alone %.3f ms)\n", d->p->name,
@@ -361,8 +409,9 @@ catch_up(struct demo *d, struct run *r)
  * next state the daemon publishes (every 200 us: that lag is slack the
  * budget cannot see, and it cost a sixth of SMOOTH's gain).  From the
  * state's time to t the BE traffic is bounded at every instant: while
- * the lock is held a throttled core stays throttled to the period's end
- * (bwsimstate.h) and any other core adds at most its share 1/n of u;
+ * our lock slot is held (it is, from bwc_launch() to the launch's end)
+ * a throttled core stays throttled to the period's end (bwsimstate.h)
+ * and any other core adds at most its share 1/n of u;
  * past the boundary every core may run.  A block's speed falls as u
  * rises, so under this pointwise bound every block is at most as far as
  * in the model, and a block done here is done there.  The committed run
@@ -393,7 +442,7 @@ speculate(struct demo *d, const struct run *r, struct spec *sp, double t)
 		sp->base = (double)st->now_ns;
 		sp->share = 0;
 		for (i = 0; i < n && i < BWSIM_STATE_MAX_CORES; i++)
-			if (!st->locked || !st->core[i].throttled)
+			if (!st->core[i].throttled)
 				sp->share += 1.0 / n;
 		sp->valid = true;
 	}
@@ -408,40 +457,48 @@ speculate(struct demo *d, const struct run *r, struct spec *sp, double t)
 }
 
 /*
- * Emulate one launch that started at L; returns its finish time and the
- * BE memory events issued meanwhile ([DynBW] section 5.4's measure).
+ * Emulate one launch, launched at L (its progress slot's time, which the
+ * daemon counts from) and starting on the "GPU" at S, when bwc_launch()
+ * returned with the lock enforced (a CUDA kernel is launched after it);
+ * returns its finish time and the BE memory events issued while it ran
+ * ([DynBW] section 5.4's measure).
  */
 static int
-emulate(struct demo *d, uint64_t *bitmap, uint64_t L, double *finish,
-    double *be)
+emulate(struct demo *d, uint64_t *bitmap, uint64_t L, uint64_t S,
+    double *finish, double *be)
 {
 	struct run	r;
 	struct spec	sp;
 	unsigned int	i;
 	uint64_t	give_up = L + 20 * d->info.wcet_ns + 1000000000;
+	bool		u0;
 
 	memset(&r, 0, sizeof(r));
 	memset(&sp, 0, sizeof(sp));
 	r.gs = d->gs;
 	r.bitmap = bitmap;
 	r.launch = launches(d);
-	r.t = (double)L;
+	r.t = (double)S;
 	for (i = 0; i < d->p->concurrency; i++)
 		start_block(d, &r, &d->gs[i]);
-	/* the traffic integral at L, once the model has got there */
-	while (bwsim_history_at(d->sm, r.t, &r.U) < 0) {
+	/*
+	 * The committed run needs the traffic integral at S, which the
+	 * history has only once the model got there (up to a publish
+	 * interval later); the speculative run does not (it counts
+	 * traffic from S), so the first blocks' bits need not wait.
+	 */
+	for (u0 = false; r.done < d->p->blocks;) {
 		if (stop || now_ns() > give_up)
 			return -1;
-		sleep_until(now_ns() + POLL_NS / 4);
-	}
-	r.U0 = r.U;
-	while (r.done < d->p->blocks) {
-		if (stop || now_ns() > give_up)
-			return -1;
-		sleep_until(now_ns() + POLL_NS);
+		sleep_until(now_ns() + (u0 ? POLL_NS : POLL_NS / 4));
 		if (read_state(d) < 0)
 			return -1;
-		if ((double)d->st.now_ns > r.t)
+		if (!u0 && bwsim_history_at(d->sm, r.t, &r.U) == 0) {
+			u0 = true;
+			r.U0 = r.U;
+			sp.valid = false;	/* it counted from U = 0 */
+		}
+		if (u0 && (double)d->st.now_ns > r.t)
 			catch_up(d, &r);
 		speculate(d, &r, &sp, (double)now_ns());
 	}
@@ -488,11 +545,12 @@ record(struct demo *d, uint64_t L, double finish, double be)
 static int
 one_launch(struct demo *d)
 {
-	uint64_t	*bitmap, L;
+	uint64_t	*bitmap, L, S;
 	double		finish, be;
 	int		slot;
 
 	slot = bwc_launch(d->h, d->kernel, STREAM, &bitmap);
+	S = now_ns();		/* where a GPU kernel launched now starts */
 	if (slot < 0) {
 		/* protected with the static budget, but not emulated */
 		d->nospace++;
@@ -503,7 +561,9 @@ one_launch(struct demo *d)
 		return -1;
 	}
 	bitmap = slot_of(d, slot, &L);
-	if (emulate(d, bitmap, L, &finish, &be) < 0) {
+	S = S > L ? S : L;
+	gpu_start(d, bitmap, S);
+	if (emulate(d, bitmap, L, S, &finish, &be) < 0) {
 		/*
 		 * This client was starved past its give-up time (seen on a
 		 * loaded 2-CPU machine): the launch stays protected but its
@@ -521,7 +581,8 @@ one_launch(struct demo *d)
 	/* the emulated end, not now: the daemon's record judges that */
 	bwc_launch_end(d->h, slot, (uint64_t)finish);
 	bwc_stream_sync(d->h, STREAM);
-	record(d, L, finish, be);
+	/* from the start, as the daemon counts it (and a GPU's record) */
+	record(d, d->clock_ok ? S : L, finish, be);
 	return 0;
 }
 

@@ -1,8 +1,9 @@
 # examples: the walking-skeleton demo (scripts/demo runs examples/demo.sh)
 # They see the public headers (AM_CPPFLAGS) and the model: demo_gpu
 # parses its .bwk profile with the model's parser (profile_parse) to
-# drive its simulated kernel.
-EXAMPLES_CPPFLAGS = -I$(top_srcdir)/model
+# drive its simulated kernel, and publishes its emulated GPU clock with
+# libbwcuda's calibration (client/cuda/gpuclock.c).
+EXAMPLES_CPPFLAGS = -I$(top_srcdir)/model -I$(top_srcdir)/client/cuda
 noinst_PROGRAMS += examples/demo_client
 examples_demo_client_SOURCES = examples/demo_client.c
 examples_demo_client_CPPFLAGS = $(AM_CPPFLAGS) $(EXAMPLES_CPPFLAGS)
@@ -11,7 +12,7 @@ dist_noinst_SCRIPTS += examples/demo.sh
 
 # the demo GPU client (examples/demo-live.sh, tests/engine/live.sh)
 noinst_PROGRAMS += examples/demo_gpu
-examples_demo_gpu_SOURCES = examples/demo_gpu.c
+examples_demo_gpu_SOURCES = examples/demo_gpu.c client/cuda/gpuclock.c
 examples_demo_gpu_CPPFLAGS = $(AM_CPPFLAGS) $(EXAMPLES_CPPFLAGS)
 examples_demo_gpu_LDADD = client/libbwclient.la model/libbwmodel.la \
 	lib/libbwutil.la $(LIBM)

@@ -19,11 +19,12 @@
  * work (rate (1-u)/e0 + u/e1: the platform model of doc/design.md section 5
  * under which the analytical bound holds).
  *
- * Ahead of now_ns: while `locked`, a core's budget only falls within a
- * period, so a core throttled at now_ns stays throttled until
- * next_boundary_ns, and any other core adds at most 1/ncores to u.  A
- * client may bound the traffic it has not seen yet with that (the demo
- * client sets the bits of blocks certainly done by the wall clock).
+ * Ahead of now_ns: while `locked`, or while a lock slot is held (the
+ * slot caps every core at its static budget, below any plan's), a core
+ * throttled at now_ns stays throttled until next_boundary_ns, and any
+ * other core adds at most 1/ncores to u.  A client that holds its slot
+ * may bound the traffic it has not seen yet with that (the demo client
+ * sets the bits of blocks certainly done by the wall clock).
  * A C99 header that compiles as C++.
  */
 #ifndef BWSCHED_BWSIMSTATE_H
