@@ -267,6 +267,14 @@ below_half "$locked" "$free0" && below_half "$locked" "$free1" &&
 	[ "${th1:-0}" -gt "${th0:-0}" ] &&
 	pass "kmod-throttles-hog: ${locked}% while locked, ${free0}%/${free1}% free" ||
 	fail "kmod-throttles-hog: ${free0}% / ${locked}% / ${free1}%"
+# alice's bwc_lock() kicked her lock file; the module woke the daemon's
+# loop through /dev/bwreg (lock edges, doc/kmod.md)
+st=$(bwctl --json status 2>/dev/null)
+kicks=$(echo "$st" | grep -o '"lock_kicks":[0-9]*' | cut -d: -f2)
+edges=$(echo "$st" | grep -o '"lock_edges_seen":[0-9]*' | cut -d: -f2)
+[ "${kicks:-0}" -ge 1 ] && [ "${edges:-0}" -ge "${kicks:-0}" ] &&
+	pass "kmod-lock-edge: ${kicks} kick(s), the daemon woke for ${edges}" ||
+	fail "kmod-lock-edge: ${kicks:-?} kick(s), the daemon woke for ${edges:-?}"
 
 # ---------------------------------------------------------------------
 section "the watchdog: a stopped daemon is restarted, the fail-safe meanwhile"
