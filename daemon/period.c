@@ -118,11 +118,11 @@ now_ns(const struct period *pe)
 }
 
 /*
- * Absolute timerfd deadline.  The eventfd interrupts it: -1 for stop;
- * a kick returns 1 when kickable, else the sleep goes on.
+ * Absolute timerfd deadline.  The eventfd interrupts it: -1 for stop,
+ * 1 for a kick (period_kick()).
  */
 static int
-timer_sleep(struct period *pe, uint64_t t, bool kickable)
+timer_sleep(struct period *pe, uint64_t t)
 {
 	struct itimerspec	its;
 	struct pollfd		fds[2];
@@ -149,8 +149,7 @@ timer_sleep(struct period *pe, uint64_t t, bool kickable)
 			if (__atomic_load_n(&pe->stop, __ATOMIC_ACQUIRE))
 				return -1;
 			(void)!read(pe->efd, &v, sizeof(v));
-			if (kickable)
-				return 1;
+			return 1;
 		}
 		if (fds[0].revents && read(pe->tfd, &v, sizeof(v)) ==
 		    (ssize_t)sizeof(v))
@@ -166,7 +165,7 @@ sleep_until(struct period *pe, uint64_t t)
 
 	if (c != NULL)
 		return c->sleep_until(c->arg, t);
-	return timer_sleep(pe, t, true);
+	return timer_sleep(pe, t);
 }
 
 /*
@@ -178,8 +177,7 @@ sleep_until(struct period *pe, uint64_t t)
 static int
 idle_once(struct period *pe)
 {
-	const struct period_clock	*c = pe->p.clock;
-	uint64_t			gen, t;
+	uint64_t	gen;
 
 	pe->p.ops->heartbeat(pe->p.reg);
 	pe->p.src.snapshot(pe->p.src.arg, pe->h, PERIOD_MAX_HOLDERS, &gen);
@@ -193,10 +191,7 @@ idle_once(struct period *pe)
 	pthread_mutex_lock(&pe->mu);
 	pe->st.idle++;
 	pthread_mutex_unlock(&pe->mu);
-	t = now_ns(pe) + pe->p.idle_ns;
-	if (c != NULL)
-		return c->sleep_until(c->arg, t) < 0 ? -1 : 0;
-	return timer_sleep(pe, t, true) < 0 ? -1 : 0;
+	return sleep_until(pe, now_ns(pe) + pe->p.idle_ns) < 0 ? -1 : 0;
 }
 
 static bool
