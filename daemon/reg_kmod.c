@@ -353,14 +353,6 @@ static int reg_kmod_lock_edge_fd(struct regulator *r)
 	return r->edge_fd;
 }
 
-static int reg_kmod_lock_edges(struct regulator *r, uint64_t *edges)
-{
-	*edges = 0;
-	if (read(r->edge_fd, edges, sizeof(*edges)) < 0 && errno != EAGAIN)
-		return -errno;
-	return 0;
-}
-
 static int reg_kmod_open(struct regulator **rp, const struct reg_config *cfg,
     char *err, size_t errlen)
 {
@@ -623,5 +615,4 @@ const struct regulator_ops reg_kmod_ops = {
 	.lock_close	= reg_kmod_lock_close,
 	.locks		= reg_kmod_locks,
 	.lock_edge_fd	= reg_kmod_lock_edge_fd,
-	.lock_edges	= reg_kmod_lock_edges,
 };

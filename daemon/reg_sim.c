@@ -820,15 +820,6 @@ sim_lock_edge_fd(struct regulator *r)
 	return r->edgefd;
 }
 
-static int
-sim_lock_edges(struct regulator *r, uint64_t *edges)
-{
-	*edges = 0;
-	if (read(r->edgefd, edges, sizeof(*edges)) < 0 && errno != EAGAIN)
-		return -errno;
-	return 0;
-}
-
 int
 reg_sim_recorded(struct regulator *r, uint64_t *events, unsigned int n,
     uint64_t *nsets)
@@ -874,5 +865,4 @@ const struct regulator_ops reg_sim_ops = {
 	.lock_close = sim_lock_close,
 	.locks = sim_locks,
 	.lock_edge_fd = sim_lock_edge_fd,
-	.lock_edges = sim_lock_edges,
 };

@@ -182,16 +182,15 @@ struct regulator_ops {
 	int	(*lock_close)(struct regulator *, unsigned int slot);
 	int	(*locks)(struct regulator *, struct reg_locks *);
 	/*
-	 * A descriptor that turns readable when an application kicks a lock
-	 * slot (takes the lock idle -> held), so the event loop reads the
-	 * task pages at once instead of at its next page poll: the engine
-	 * then learns of the new holder in time to decide the next period
-	 * on it.  lock_edges() drains it and returns the edges since the
-	 * last call.  NULL, or < 0 from lock_edge_fd(): none (the poll
-	 * alone).  Loop side.
+	 * A non-blocking descriptor that turns readable when an application
+	 * kicks a lock slot (takes the lock idle -> held), so the event loop
+	 * reads the task pages at once instead of at its next page poll: the
+	 * engine then learns of the new holder in time to decide the next
+	 * period on it.  As an eventfd: read() of 8 bytes returns the kicks
+	 * since the last read, or fails with EAGAIN.  NULL, or < 0: none
+	 * (the poll alone).  The backend owns it.  Loop side.
 	 */
 	int	(*lock_edge_fd)(struct regulator *);
-	int	(*lock_edges)(struct regulator *, uint64_t *edges);
 };
 
 /*

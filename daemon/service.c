@@ -394,9 +394,10 @@ lock_edge_cb(struct ev_loop *loop, ev_io *w, int revents)
 	struct bwsched	*d = w->data;
 	uint64_t	n = 0;
 
-	if (d->reg_ops->lock_edges(d->reg, &n) < 0) {
-		log_msg(LOG_L_ERR, "regulator %s: lock edges unreadable; "
-		    "locks are seen at the page poll", d->reg_ops->name);
+	if (read(w->fd, &n, sizeof(n)) < 0 && errno != EAGAIN) {
+		log_msg(LOG_L_ERR, "regulator %s: lock edges unreadable (%s); "
+		    "locks are seen at the page poll", d->reg_ops->name,
+		    strerror(errno));
 		ev_io_stop(loop, w);
 		return;
 	}
@@ -506,8 +507,8 @@ start_watchers(struct bwsched *d)
 	}
 	ev_io_init(&d->tick, tick_cb, d->tick_fd, EV_READ);
 	d->tick.data = d;	/* started by the first task.register */
-	if (d->reg_ops->lock_edge_fd != NULL && d->reg_ops->lock_edges !=
-	    NULL && (fd = d->reg_ops->lock_edge_fd(d->reg)) >= 0) {
+	if (d->reg_ops->lock_edge_fd != NULL &&
+	    (fd = d->reg_ops->lock_edge_fd(d->reg)) >= 0) {
 		ev_io_init(&d->lock_edge, lock_edge_cb, fd, EV_READ);
 		d->lock_edge.data = d;
 		ev_io_start(d->loop, &d->lock_edge);
