@@ -45,6 +45,7 @@
 #include "fileio.h"
 #include "gpuclock.h"
 #include "profile.h"
+#include "splitmix.h"
 
 /*
  * Emulation step on the wall clock.  A GPU sets a block's bit when the
@@ -134,12 +135,7 @@ block_rnd(const struct demo *d, uint64_t launch, uint32_t block)
 {
 	uint64_t	z = d->o.seed ^ (launch << 32) ^ block;
 
-	/* splitmix64's finaliser */
-	z += 0x9E3779B97F4A7C15ull;
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	z ^= z >> 31;
-	return (double)(z >> 11) / 9007199254740992.0;
+	return splitmix64_unit(&z);
 }
 
 /* The daemon's state, waiting out a preempted writer (up to 1 s). */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "partexp.h"
+#include "splitmix.h"
 
 #define PARTEXP_MAX_POINTS	1000
 #define PARTEXP_MAX_REDRAWS	10000
@@ -60,22 +61,12 @@ partexp_npoints(const struct partexp_args *a)
 	return n > PARTEXP_MAX_POINTS ? -EINVAL : (int)n;
 }
 
-/* splitmix64: one stream per task set, so every set is reproducible. */
-static uint64_t
-partexp_next(uint64_t *s)
-{
-	uint64_t	z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* uniform in [0, 1) */
+/* Uniform in [0, 1): one stream per task set, so every set is
+ * reproducible. */
 static double
 partexp_unit(uint64_t *s)
 {
-	return (double)(partexp_next(s) >> 11) * (1.0 / 9007199254740992.0);
+	return splitmix64_unit(s);
 }
 
 /* UUniFast (Bini and Buttazzo): n utilisations summing to u. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "splitmix.h"
 
 /* gov_id of a period run on the fail-safe budget: no plan has it */
 #define SIM_GOV_FAILSAFE	UINT64_MAX
@@ -31,21 +32,11 @@ sim_config_default(struct sim_config *c)
 	c->seed = 1;
 }
 
-/* splitmix64: small, good enough for jitter and launch phases. */
-static uint64_t
-sim_next(struct sim *s)
-{
-	uint64_t	z = (s->rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
+/* Small, good enough for jitter and launch phases. */
 double
 sim_random(struct sim *s)
 {
-	return (double)(sim_next(s) >> 11) * (1.0 / 9007199254740992.0);
+	return splitmix64_unit(&s->rng);
 }
 
 int

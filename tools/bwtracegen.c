@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "splitmix.h"
 #include "trace.h"
 
 #define TG_MAX_CLUSTERS	64
@@ -31,22 +32,12 @@
 
 static uint64_t tg_state;
 
-static uint64_t
-tg_next(void)
-{
-	/* splitmix64 */
-	uint64_t z = (tg_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* Uniform in (0, 1). */
 static double
 tg_unif(void)
 {
-	return ((double)(tg_next() >> 11) + 0.5) / 9007199254740992.0;
+	return ((double)(splitmix64(&tg_state) >> 11) + 0.5) /
+	    9007199254740992.0;
 }
 
 static double
